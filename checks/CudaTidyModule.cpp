@@ -1,0 +1,32 @@
+//===--- CudaTidyModule.cpp - cuda-lambda-tidy --------------------------===//
+//
+// The `cuda` module: registers every check, nothing else.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LambdaReferenceCaptureCheck.h"
+#include "clang-tidy/ClangTidyModule.h"
+
+namespace clang::tidy {
+namespace cuda {
+
+class CudaModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
+        "cuda-lambda-reference-capture");
+  }
+};
+
+} // namespace cuda
+
+static ClangTidyModuleRegistry::Add<cuda::CudaModule>
+    CudaModuleRegistration("cuda-module",
+                           "Checks for nvcc extended lambdas and the CUDA "
+                           "hazards around them.");
+
+// Referenced by the drop-in binary and the plugin so that the linker keeps
+// this object file, and with it the registration above.
+volatile int CudaModuleAnchorSource = 0;
+
+} // namespace clang::tidy

@@ -1,0 +1,58 @@
+//===--- ExtendedLambda.cpp - cuda-lambda-tidy --------------------------===//
+
+#include "ExtendedLambda.h"
+#include "ExecutionSpace.h"
+#include "clang/AST/ASTLambda.h"
+#include "clang/AST/DeclCXX.h"
+
+namespace clang::tidy::cuda::utils {
+
+ExtendedLambdaKind annotationOf(const LambdaExpr &Lambda) {
+  const CXXMethodDecl *CallOperator = Lambda.getCallOperator();
+  if (!CallOperator || !hasExplicitDeviceAttr(*CallOperator))
+    return ExtendedLambdaKind::None;
+  return hasExplicitHostAttr(*CallOperator) ? ExtendedLambdaKind::HostDevice
+                                            : ExtendedLambdaKind::Device;
+}
+
+EnclosingFunction enclosingFunctionOf(const LambdaExpr &Lambda) {
+  EnclosingFunction Result;
+  const DeclContext *Context = Lambda.getLambdaClass()->getDeclContext();
+  while (const auto *Function = dyn_cast_or_null<FunctionDecl>(Context)) {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Function);
+    if (!Method || !isLambdaCallOperator(Method)) {
+      Result.Function = Function;
+      break;
+    }
+    Result.LambdasBetween.push_back(Method);
+    Context = Method->getParent()->getDeclContext();
+  }
+  return Result;
+}
+
+ExtendedLambdaKind extendedLambdaKindOf(const LambdaExpr &Lambda) {
+  ExtendedLambdaKind Annotation = annotationOf(Lambda);
+  if (Annotation == ExtendedLambdaKind::None)
+    return Annotation;
+  const FunctionDecl *Enclosing = enclosingFunctionOf(Lambda).Function;
+  if (!Enclosing)
+    return ExtendedLambdaKind::None;
+  ExecutionSpace Space = executionSpaceOf(*Enclosing);
+  if (Space == ExecutionSpace::Device || Space == ExecutionSpace::Global)
+    return ExtendedLambdaKind::None;
+  return Annotation;
+}
+
+llvm::StringRef spelling(ExtendedLambdaKind Kind) {
+  switch (Kind) {
+  case ExtendedLambdaKind::Device:
+    return "__device__";
+  case ExtendedLambdaKind::HostDevice:
+    return "__host__ __device__";
+  case ExtendedLambdaKind::None:
+    return "";
+  }
+  llvm_unreachable("unknown lambda kind");
+}
+
+} // namespace clang::tidy::cuda::utils

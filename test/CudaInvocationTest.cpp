@@ -1,0 +1,104 @@
+#include "CudaInvocation.h"
+#include "gtest/gtest.h"
+
+using namespace cuda_lambda_tidy;
+using Args = std::vector<std::string>;
+
+namespace {
+
+CudaToolkit cuda13() { return {"/usr/local/cuda", 13, 0}; }
+CudaToolkit cuda128() { return {"/opt/cuda", 12, 8}; }
+
+TEST(CudaInvocationTest, SplitsToolOptionsPathsAndCompilerArgs) {
+  ToolCommandLine C = parseToolCommandLine(
+      {"--checks", "-*,cuda-*", "-p=build", "a.cu", "--fix", "b.cuh", "--",
+       "-DX"});
+  EXPECT_EQ(C.SourcePaths, (Args{"a.cu", "b.cuh"}));
+  EXPECT_EQ(C.ToolArgs,
+            (Args{"--checks", "-*,cuda-*", "-p=build", "a.cu", "--fix", "b.cuh"}));
+  EXPECT_TRUE(C.HasBuildPath);
+  EXPECT_TRUE(C.HasCompilerArgs);
+  EXPECT_EQ(C.CompilerArgs, Args{"-DX"});
+}
+
+TEST(CudaInvocationTest, SeparateValuesAreNotPaths) {
+  ToolCommandLine C = parseToolCommandLine(
+      {"-p", "build", "--export-fixes", "fixes.yaml", "-load", "x.so", "k.cu"});
+  EXPECT_EQ(C.SourcePaths, Args{"k.cu"});
+  EXPECT_TRUE(C.HasBuildPath);
+  EXPECT_FALSE(C.HasCompilerArgs);
+}
+
+TEST(CudaInvocationTest, RecognizesCudaSources) {
+  EXPECT_TRUE(isCudaSourcePath("dir/k.cu"));
+  EXPECT_TRUE(isCudaSourcePath("k.cuh"));
+  EXPECT_FALSE(isCudaSourcePath("k.cpp"));
+  EXPECT_FALSE(isCudaSourcePath("cu"));
+}
+
+TEST(CudaInvocationTest, FlagsForCuda13) {
+  Args F = cudaParseFlags(cuda13(), {});
+  EXPECT_EQ(F, (Args{"-x", "cuda", "--cuda-path=/usr/local/cuda", "-nocudalib",
+                     "-isystem", "/usr/local/cuda/include/cccl",
+                     "--cuda-gpu-arch=sm_80", "-Wno-unknown-cuda-version",
+                     "-Xclang", "-target-sdk-version=12.9"}));
+}
+
+TEST(CudaInvocationTest, OlderToolkitNeedsNoWorkarounds) {
+  Args F = cudaParseFlags(cuda128(), {});
+  EXPECT_EQ(F, (Args{"-x", "cuda", "--cuda-path=/opt/cuda", "-nocudalib",
+                     "--cuda-gpu-arch=sm_80"}));
+}
+
+TEST(CudaInvocationTest, UserFlagsWin) {
+  Args F = cudaParseFlags(cuda13(), {"-xcuda", "--cuda-path=/mine",
+                                     "--cuda-gpu-arch=sm_90", "-nocudalib",
+                                     "-Xclang", "-target-sdk-version=12.8"});
+  EXPECT_EQ(F, (Args{"-isystem", "/usr/local/cuda/include/cccl",
+                     "-Wno-unknown-cuda-version"}));
+  Args G = cudaParseFlags(cuda13(), {"--offload-arch=sm_75"});
+  EXPECT_EQ(std::count(G.begin(), G.end(), "--cuda-gpu-arch=sm_80"), 0);
+}
+
+TEST(CudaInvocationTest, CudaFileWithoutFlagsGetsThem) {
+  Args R = rewriteCommandLine({"--checks=-*,cuda-*", "k.cu"}, cuda13(), false);
+  Args Expected = {"--checks=-*,cuda-*", "k.cu", "--"};
+  Args Flags = cudaParseFlags(cuda13(), {});
+  Expected.insert(Expected.end(), Flags.begin(), Flags.end());
+  EXPECT_EQ(R, Expected);
+}
+
+TEST(CudaInvocationTest, UserCompilerArgsFollowOurs) {
+  Args R = rewriteCommandLine({"k.cu", "--", "-std=c++14"}, cuda13(), false);
+  ASSERT_GE(R.size(), 3u);
+  EXPECT_EQ(R.back(), "-std=c++14");
+  EXPECT_EQ(R[1], "--");
+  EXPECT_EQ(R[2], "-x");
+}
+
+TEST(CudaInvocationTest, NonCudaFileGetsOnlyTheSeparator) {
+  EXPECT_EQ(rewriteCommandLine({"main.cpp"}, cuda13(), false),
+            (Args{"main.cpp", "--"}));
+  // `-x cuda` makes any file CUDA; `-x c++` makes a .cu file plain C++.
+  Args R = rewriteCommandLine({"k.cpp", "--", "-x", "cuda"}, cuda13(), false);
+  EXPECT_NE(std::find(R.begin(), R.end(), "--cuda-path=/usr/local/cuda"),
+            R.end());
+  EXPECT_EQ(rewriteCommandLine({"k.cu", "--", "-x", "c++"}, cuda13(), false),
+            (Args{"k.cu", "--", "-x", "c++"}));
+}
+
+TEST(CudaInvocationTest, CompileDatabasesAreLeftAlone) {
+  Args WithP = {"-p", "build", "k.cu"};
+  EXPECT_EQ(rewriteCommandLine(WithP, cuda13(), false), WithP);
+  Args Found = {"k.cu"};
+  EXPECT_EQ(rewriteCommandLine(Found, cuda13(), true), Found);
+  Args NoFiles = {"--list-checks"};
+  EXPECT_EQ(rewriteCommandLine(NoFiles, cuda13(), false), NoFiles);
+}
+
+TEST(CudaInvocationTest, NoToolkitAddsNoCudaFlags) {
+  EXPECT_EQ(rewriteCommandLine({"k.cu"}, std::nullopt, false),
+            (Args{"k.cu", "--"}));
+}
+
+} // namespace

@@ -1,0 +1,128 @@
+#include "CudaAST.h"
+#include "utils/ExecutionSpace.h"
+#include "utils/ExtendedLambda.h"
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::tidy::cuda::utils;
+using namespace cuda_lambda_tidy::test;
+
+namespace {
+
+/// The kind of the lambda assigned to the variable \p Var.
+ExtendedLambdaKind kindOf(ASTUnit &AST, const std::string &Var) {
+  const auto *L = findFirst<LambdaExpr>(
+      AST, lambdaExpr(hasParent(varDecl(hasName(Var)))));
+  EXPECT_NE(L, nullptr) << Var;
+  return L ? extendedLambdaKindOf(*L) : ExtendedLambdaKind::None;
+}
+
+TEST(ExtendedLambdaTest, KindsInHostCode) {
+  for (Pass Side : {Pass::Host, Pass::Device}) {
+    auto AST = parseCuda(R"cu(
+      void host_fn(int k) {
+        auto plain = [] { return 1; };
+        auto dev = [] __device__ (int i) { return i; };
+        auto hd = [=] __host__ __device__ (int i) { return i * k; };
+        auto host_only = [] __host__ (int i) { return i; };
+      }
+    )cu", Side);
+    ASSERT_TRUE(AST);
+    EXPECT_EQ(kindOf(*AST, "plain"), ExtendedLambdaKind::None);
+    EXPECT_EQ(kindOf(*AST, "dev"), ExtendedLambdaKind::Device);
+    EXPECT_EQ(kindOf(*AST, "hd"), ExtendedLambdaKind::HostDevice);
+    EXPECT_EQ(kindOf(*AST, "host_only"), ExtendedLambdaKind::None);
+  }
+}
+
+TEST(ExtendedLambdaTest, HostDeviceFunctionsHoldExtendedLambdas) {
+  auto AST = parseCuda(R"cu(
+    __host__ __device__ void hd_fn() { auto dev = [] __device__ {}; }
+  )cu");
+  ASSERT_TRUE(AST);
+  EXPECT_EQ(kindOf(*AST, "dev"), ExtendedLambdaKind::Device);
+}
+
+TEST(ExtendedLambdaTest, NothingInDeviceCodeIsExtended) {
+  auto AST = parseCuda(R"cu(
+    __device__ void dev_fn() {
+      auto annotated = [] __device__ {};
+      auto plain = [] {};
+      auto outer = [] { auto nested = [] __device__ {}; };
+    }
+    __global__ void kernel() { auto in_kernel = [] __host__ __device__ {}; }
+  )cu");
+  ASSERT_TRUE(AST);
+  EXPECT_EQ(kindOf(*AST, "annotated"), ExtendedLambdaKind::None);
+  EXPECT_EQ(kindOf(*AST, "plain"), ExtendedLambdaKind::None);
+  EXPECT_EQ(kindOf(*AST, "nested"), ExtendedLambdaKind::None);
+  EXPECT_EQ(kindOf(*AST, "in_kernel"), ExtendedLambdaKind::None);
+}
+
+TEST(ExtendedLambdaTest, NamespaceScopeIsNeverExtended) {
+  auto AST = parseCuda("auto global = [] __host__ __device__ {};");
+  ASSERT_TRUE(AST);
+  EXPECT_EQ(kindOf(*AST, "global"), ExtendedLambdaKind::None);
+  const auto *L = findFirst<LambdaExpr>(*AST, lambdaExpr(isExpansionInMainFile()));
+  ASSERT_NE(L, nullptr);
+  EXPECT_EQ(annotationOf(*L), ExtendedLambdaKind::HostDevice);
+  EXPECT_EQ(enclosingFunctionOf(*L).Function, nullptr);
+}
+
+TEST(ExtendedLambdaTest, EnclosingFunctionSkipsLambdas) {
+  auto AST = parseCuda(R"cu(
+    void outer_fn() {
+      auto a = [] {
+        auto b = [] __device__ {
+          auto innermost = [] __device__ {};
+        };
+      };
+    }
+  )cu");
+  ASSERT_TRUE(AST);
+  const auto *Innermost = findFirst<LambdaExpr>(
+      *AST, lambdaExpr(hasParent(varDecl(hasName("innermost")))));
+  ASSERT_NE(Innermost, nullptr);
+  EnclosingFunction Enclosing = enclosingFunctionOf(*Innermost);
+  ASSERT_NE(Enclosing.Function, nullptr);
+  EXPECT_EQ(Enclosing.Function->getName(), "outer_fn");
+  ASSERT_EQ(Enclosing.LambdasBetween.size(), 2u);
+  // Innermost first: b's call operator (annotated), then a's (plain).
+  EXPECT_TRUE(hasExplicitDeviceAttr(*Enclosing.LambdasBetween[0]));
+  EXPECT_FALSE(hasExplicitDeviceAttr(*Enclosing.LambdasBetween[1]));
+  // A lambda inside an extended lambda is itself extended (and, for nvcc,
+  // an error that cuda-lambda-enclosing-function reports).
+  EXPECT_EQ(extendedLambdaKindOf(*Innermost), ExtendedLambdaKind::Device);
+}
+
+TEST(ExtendedLambdaTest, MemberFunctionIsTheEnclosingFunction) {
+  auto AST = parseCuda(R"cu(
+    struct Widget {
+      int m;
+      void run() { auto l = [=] __device__ { return m; }; }
+    };
+  )cu");
+  ASSERT_TRUE(AST);
+  const auto *L = findFirst<LambdaExpr>(*AST, lambdaExpr(isExpansionInMainFile()));
+  ASSERT_NE(L, nullptr);
+  EnclosingFunction Enclosing = enclosingFunctionOf(*L);
+  ASSERT_NE(Enclosing.Function, nullptr);
+  EXPECT_EQ(Enclosing.Function->getName(), "run");
+  EXPECT_TRUE(Enclosing.LambdasBetween.empty());
+  EXPECT_TRUE(isExtendedLambda(*L));
+}
+
+TEST(ExtendedLambdaTest, MatcherAgreesWithHelper) {
+  auto AST = parseCuda(R"cu(
+    void f() { auto plain = [] {}; auto dev = [] __device__ {}; }
+  )cu");
+  ASSERT_TRUE(AST);
+  auto Found = match(lambdaExpr(isExtendedLambda()).bind("n"),
+                     AST->getASTContext());
+  ASSERT_EQ(Found.size(), 1u);
+  EXPECT_EQ(extendedLambdaKindOf(*Found.front().getNodeAs<LambdaExpr>("n")),
+            ExtendedLambdaKind::Device);
+}
+
+} // namespace

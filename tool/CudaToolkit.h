@@ -1,0 +1,40 @@
+//===--- CudaToolkit.h - cuda-lambda-tidy -------------------------------===//
+//
+// Finding the CUDA toolkit the user builds with, without parsing any C++.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_TOOL_CUDATOOLKIT_H
+#define CUDA_LAMBDA_TIDY_TOOL_CUDATOOLKIT_H
+
+#include "llvm/ADT/StringRef.h"
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace cuda_lambda_tidy {
+
+struct CudaToolkit {
+  std::string Path; ///< the toolkit's root, holding bin/ and include/
+  int Major = 0;    ///< from CUDA_VERSION in include/cuda.h; 0 if unknown
+  int Minor = 0;
+};
+
+/// Where the lookup reads from; tests substitute their own.
+struct ToolkitEnvironment {
+  std::function<std::optional<std::string>(llvm::StringRef)> GetEnv;
+  std::function<std::optional<std::string>(llvm::StringRef)> FindProgram;
+  std::function<bool(llvm::StringRef)> IsToolkitRoot;
+  std::function<std::optional<std::string>(llvm::StringRef)> ReadFile;
+  static ToolkitEnvironment real();
+};
+
+/// CUDA_PATH, else the toolkit of the `nvcc` on PATH, else /usr/local/cuda.
+std::optional<CudaToolkit> findCudaToolkit(const ToolkitEnvironment &Env);
+
+/// The version in the `#define CUDA_VERSION 13000` line of cuda.h.
+std::optional<std::pair<int, int>> parseCudaVersion(llvm::StringRef CudaH);
+
+} // namespace cuda_lambda_tidy
+
+#endif
