@@ -75,7 +75,8 @@ void LambdaReferenceCaptureCheck::check(
     // `[&, x]` or `[&, this]` would become `[=, x]` or `[=, this]`, which
     // C++17 rejects: no mechanical fix.
     if (Capture.isExplicit() && !Lambda->isInitCapture(&Capture) &&
-        (Capture.capturesThis() || (Capture.capturesVariable() &&
+        (Capture.getCaptureKind() == LCK_This ||
+         (Capture.capturesVariable() &&
                                     Capture.getCaptureKind() == LCK_ByCopy)))
       BlocksRewrite = true;
   }

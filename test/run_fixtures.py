@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""The one runner for every fixture under fixtures/.
+
+A fixture is a CUDA source whose comments state what must happen to it:
+
+  // CHECK-MESSAGES: :[[@LINE-1]]:14: warning: <message> [<check>]
+  // CHECK-NOTES: :[[@LINE-2]]:3: note: <message>
+  // CHECK-FIXES: <a line of the file as it must read after --fix>
+  // RUN-ARGS: <compiler flags for this fixture, e.g. -std=c++14>
+  // CHECKS: <the --checks value; default '-*,cuda-*', every check of ours>
+  // NVCC: rejected "<substring of nvcc's error>" | accepted | accepted-but-wrong-at-run-time
+  // NVCC-ARGS: <extra nvcc flags for this fixture, e.g. -rdc=true>
+  // NVCC-SKIP: <why nvcc cannot compile this fixture here>
+  // NVCC-AFTER-FIX: compiles
+
+Modes:
+  lint  (default) run the linter through one route (drop-in binary or plugin):
+        every diagnostic it prints in the fixture must be expected at its exact
+        line and column with its exact text, every expectation must be met;
+        then apply --fix to a copy: every changed line must be a CHECK-FIXES
+        line and every CHECK-FIXES line must appear, a second --fix must change
+        nothing, and with NVCC-AFTER-FIX the fixed copy must compile with nvcc.
+  nvcc  compile every fixture with nvcc and compare with its NVCC verdict.
+
+Prints one line per fixture and closes with 'N passed, N failed'.
+"""
+
+import argparse
+import concurrent.futures
+import difflib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CUDA_PATH = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+
+# What a user of the plugin passes by hand after `--` (the README says so);
+# the drop-in binary adds the same by itself.
+PLUGIN_CUDA_FLAGS = [
+    "-x", "cuda", f"--cuda-path={CUDA_PATH}", "-nocudalib",
+    "-isystem", f"{CUDA_PATH}/include/cccl", "--cuda-gpu-arch=sm_80",
+    "-Wno-unknown-cuda-version", "-Xclang", "-target-sdk-version=12.9",
+]
+
+NVCC_FLAGS = ["-std=c++17", "--extended-lambda", "-arch=sm_80", "-c"]
+
+DIAG_RE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): "
+                     r"(?P<sev>warning|error|note): (?P<msg>.*)$")
+EXPECT_RE = re.compile(
+    r"//\s*CHECK-(?P<kind>MESSAGES|NOTES):\s*"
+    r":(?:\[\[@LINE(?P<off>[+-]\d+)?\]\]|(?P<abs>\d+)):(?P<col>\d+):\s*"
+    r"(?P<sev>warning|error|note):\s*(?P<msg>.*?)\s*$")
+FIXES_RE = re.compile(r"//\s*CHECK-FIXES:\s?(?P<text>.*?)\s*$")
+DIRECTIVE_RE = re.compile(
+    r"//\s*(?P<key>RUN-ARGS|CHECKS|NVCC|NVCC-ARGS|NVCC-SKIP|NVCC-AFTER-FIX):"
+    r"\s*(?P<value>.*?)\s*$")
+VERDICT_RE = re.compile(
+    r'^(?P<verdict>rejected|accepted|accepted-but-wrong-at-run-time)'
+    r'(?:\s+"(?P<text>.*)")?$')
+
+
+@dataclass
+class Fixture:
+    path: Path
+    expected: list = field(default_factory=list)  # (line, col, sev, msg)
+    fixes: list = field(default_factory=list)
+    run_args: list = field(default_factory=list)
+    checks: str = "-*,cuda-*"
+    nvcc: str = ""
+    nvcc_args: list = field(default_factory=list)
+    nvcc_skip: str = ""
+    nvcc_after_fix: bool = False
+
+
+def parse_fixture(path: Path) -> Fixture:
+    fixture = Fixture(path)
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if m := EXPECT_RE.search(line):
+            target = int(m["abs"]) if m["abs"] else number + int(m["off"] or 0)
+            fixture.expected.append((target, int(m["col"]), m["sev"], m["msg"]))
+        elif "CHECK-MESSAGES" in line or "CHECK-NOTES" in line:
+            raise ValueError(f"{path}:{number}: malformed expectation: {line.strip()}")
+        elif m := FIXES_RE.search(line):
+            fixture.fixes.append(m["text"].strip())
+        elif m := DIRECTIVE_RE.search(line):
+            key, value = m["key"], m["value"]
+            if key == "RUN-ARGS":
+                fixture.run_args += value.split()
+            elif key == "CHECKS":
+                fixture.checks = value
+            elif key == "NVCC":
+                fixture.nvcc = value
+            elif key == "NVCC-ARGS":
+                fixture.nvcc_args += value.split()
+            elif key == "NVCC-SKIP":
+                fixture.nvcc_skip = value
+            elif key == "NVCC-AFTER-FIX":
+                fixture.nvcc_after_fix = value == "compiles"
+    return fixture
+
+
+class Route:
+    """How the linter is invoked: our binary, or clang-tidy-22 plus plugin."""
+
+    def __init__(self, args):
+        self.args = args
+
+    def command(self, fixture: Fixture, source: Path, extra=()):
+        a = self.args
+        checks = f"--checks={fixture.checks}"
+        if a.route == "drop-in":
+            cmd = [a.tool, checks, *extra, str(source)]
+            # With no flags of its own the fixture exercises the tool's
+            # automatic CUDA setup; with flags, the merge of ours and theirs.
+            if fixture.run_args:
+                cmd += ["--", *fixture.run_args]
+            return cmd
+        return [a.clang_tidy, f"--load={a.plugin}", checks, *extra,
+                str(source), "--", *PLUGIN_CUDA_FLAGS, *fixture.run_args]
+
+
+def run(cmd, cwd=None):
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+def diagnostics_in(output: str, source: Path):
+    """(line, col, severity, message) printed for \\p source; others apart."""
+    mine, elsewhere = [], []
+    for line in output.splitlines():
+        m = DIAG_RE.match(line)
+        if not m:
+            continue
+        entry = (int(m["line"]), int(m["col"]), m["sev"], m["msg"])
+        if Path(m["file"]).resolve() == source.resolve():
+            mine.append(entry)
+        else:
+            elsewhere.append(f"{m['file']}:{entry[0]}:{entry[1]}: {entry[2]}: {entry[3]}")
+    return mine, elsewhere
+
+
+def matches(expected, actual):
+    """Line, column and severity exactly; the message exactly, except that
+    {{regex}} stands for what varies between machines (FileCheck's syntax)."""
+    if expected[:3] != actual[:3]:
+        return False
+    parts = re.split(r"\{\{(.*?)\}\}", expected[3])
+    pattern = "".join(re.escape(p) if i % 2 == 0 else f"(?:{p})"
+                      for i, p in enumerate(parts))
+    return re.fullmatch(pattern, actual[3]) is not None
+
+
+def lint_fixture(fixture: Fixture, route: Route):
+    problems = []
+    result = run(route.command(fixture, fixture.path))
+    if result.returncode < 0 or "Stack dump" in result.stderr:
+        return [f"the linter crashed (status {result.returncode}):\n{result.stderr[-2000:]}"]
+    actual, elsewhere = diagnostics_in(result.stdout, fixture.path)
+    # Notes in other files (e.g. "called by" in a header) belong to a
+    # diagnostic here; warnings or errors elsewhere are unexpected.
+    problems += [f"unexpected diagnostic outside the fixture: {d}"
+                 for d in elsewhere if ": note: " not in d]
+    remaining = list(actual)
+    for exp in fixture.expected:
+        match = next((d for d in remaining if matches(exp, d)), None)
+        if match:
+            remaining.remove(match)
+        else:
+            problems.append("expected but not reported: %d:%d: %s: %s" % exp)
+    problems += ["reported but not expected: %d:%d: %s: %s" % d for d in remaining]
+    if problems:
+        return problems
+
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / fixture.path.name
+        shutil.copy(fixture.path, copy)
+        for sibling in fixture.path.parent.glob("*.cuh"):
+            shutil.copy(sibling, Path(tmp) / sibling.name)
+        original = copy.read_text().splitlines()
+        run(route.command(fixture, copy, ["--fix"]))
+        fixed = copy.read_text().splitlines()
+        changed = [line.strip() for tag, _, _, j1, j2 in
+                   difflib.SequenceMatcher(a=original, b=fixed).get_opcodes()
+                   if tag in ("replace", "insert") for line in fixed[j1:j2]]
+        for line in changed:
+            if line not in fixture.fixes:
+                problems.append(f"--fix wrote a line no CHECK-FIXES expects: {line}")
+        position = 0
+        stripped = [line.strip() for line in fixed]
+        for want in fixture.fixes:
+            try:
+                position = stripped.index(want, position) + 1
+            except ValueError:
+                problems.append(f"CHECK-FIXES not found (in order) after --fix: {want}")
+        if problems:
+            return problems
+        run(route.command(fixture, copy, ["--fix"]))
+        if copy.read_text().splitlines() != fixed:
+            problems.append("a second --fix changed the file again")
+        if fixture.nvcc_after_fix:
+            compiled = run([f"{CUDA_PATH}/bin/nvcc", *NVCC_FLAGS, *fixture.nvcc_args,
+                            str(copy), "-o", os.devnull], cwd=tmp)
+            if compiled.returncode != 0:
+                problems.append("nvcc rejects the fixed file:\n" + compiled.stdout
+                                + compiled.stderr[-3000:])
+    return problems
+
+
+def nvcc_fixture(fixture: Fixture, _route):
+    if fixture.nvcc_skip:
+        return None  # skipped, with the reason printed by the caller
+    m = VERDICT_RE.match(fixture.nvcc)
+    if not m:
+        return [f"no valid '// NVCC:' verdict (found {fixture.nvcc!r})"]
+    with tempfile.TemporaryDirectory() as tmp:
+        result = run([f"{CUDA_PATH}/bin/nvcc", *NVCC_FLAGS, *fixture.nvcc_args,
+                      str(fixture.path.resolve()), "-o", os.devnull], cwd=tmp)
+    output = result.stdout + result.stderr
+    if m["verdict"] == "rejected":
+        if result.returncode == 0:
+            return ["the fixture says nvcc rejects it, but nvcc compiled it"]
+        if m["text"] and m["text"] not in output:
+            return [f"nvcc rejected it, but without {m['text']!r}:\n{output[-3000:]}"]
+    elif result.returncode != 0:
+        return [f"the fixture says nvcc accepts it, but nvcc failed:\n{output[-3000:]}"]
+    return []
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mode", choices=["lint", "nvcc"], default="lint")
+    parser.add_argument("--route", choices=["drop-in", "plugin"], default="drop-in")
+    parser.add_argument("--tool", help="the cuda-lambda-tidy binary")
+    parser.add_argument("--clang-tidy", default="clang-tidy-22")
+    parser.add_argument("--plugin", help="libCudaLambdaTidy.so")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("paths", nargs="+", help="fixture files or directories")
+    args = parser.parse_args()
+
+    files = []
+    for p in map(Path, args.paths):
+        files += sorted(p.rglob("*.cu")) if p.is_dir() else [p]
+    if not files:
+        print("no fixtures found", file=sys.stderr)
+        return 2
+
+    route = Route(args)
+    work = lint_fixture if args.mode == "lint" else nvcc_fixture
+    fixtures = [parse_fixture(f) for f in files]
+    passed = failed = skipped = 0
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        outcomes = pool.map(lambda f: (f, work(f, route)), fixtures)
+        for fixture, problems in outcomes:
+            name = os.path.relpath(fixture.path)
+            if problems is None:
+                skipped += 1
+                print(f"SKIP {name}: {fixture.nvcc_skip}")
+            elif problems:
+                failed += 1
+                print(f"FAIL {name}")
+                for problem in problems:
+                    print("     " + problem.replace("\n", "\n     "))
+            else:
+                passed += 1
+                print(f"PASS {name}")
+    label = f"{args.mode}/{args.route}" if args.mode == "lint" else "nvcc"
+    print(f"{label}: {passed} passed, {failed} failed" +
+          (f", {skipped} skipped" if skipped else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

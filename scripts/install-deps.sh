@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what building and testing cuda-lambda-tidy needs, when missing:
+# Debian's LLVM/Clang 22 (headers, static clang-tidy libraries, clang-tidy-22),
+# GoogleTest, CMake and Ninja. The CUDA toolkit is expected at /usr/local/cuda
+# (or CUDA_PATH); it is not installed from here.
+set -euo pipefail
+
+packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev libgtest-dev cmake ninja-build python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
