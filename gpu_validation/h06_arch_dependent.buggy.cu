@@ -1,24 +1,24 @@
 // HAZARD: H06  VARIANT: buggy  OWNER: cuda-lambda-arch-dependent
 // EXPECT: an extra extended lambda that only the device pass sees shifts the
 // numbering nvcc uses to pair host and device lambdas; nvcc 13 compiles it
-// silently, and the launch of 'add_four' runs another lambda's code or none.
+// silently, and the host's launch of 'add_four' runs the device-only lambda's
+// code (stores 100) or a kernel that was never built.
 #include "common.cuh"
 
 __device__ int result;
 
 template <typename F> __global__ void store(F f) { result = f(); }
 
-__host__ __device__ void launch_add_four() {
+void launch_add_four() {
 #if defined(__CUDA_ARCH__)
+  // Seen by the device pass only: it becomes extended lambda #0 there.
   auto device_only = [] __device__ { return 100; };
-  (void)device_only;
+  store<<<1, 1>>>(device_only);
 #endif
+  // Lambda #0 for the host pass, #1 for the device pass.
   auto add_four = [] __device__ { return 4; };
-#if !defined(__CUDA_ARCH__)
   store<<<1, 1>>>(add_four);
-#endif
 }
-
 int main() {
   int initial = -1;
   REQUIRE_CUDA(cudaMemcpyToSymbol(result, &initial, sizeof(int)));

@@ -1,7 +1,10 @@
 // HAZARD: H13  VARIANT: buggy  OWNER: cuda-lambda-host-return-type-query
 // EXPECT: host code asks std::invoke_result_t for the return type of a
 // __device__ lambda without a trailing return type; nvcc answers 'int' on the
-// host although the lambda returns double, so the results are truncated.
+// host although the lambda returns double. The host then launches
+// evaluate<int, ...>, while the device pass built evaluate<double, ...>: the
+// launch fails or, where both exist, the values are truncated. Either way the
+// host's results are wrong.
 #include "common.cuh"
 #include <type_traits>
 #include <vector>
