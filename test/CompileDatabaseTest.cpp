@@ -110,6 +110,24 @@ TEST(CompileDatabaseTest, OwnOptionsAreTaken) {
   EXPECT_FALSE(takeOwnOptions(B).AllowPlugins);
 }
 
+TEST(CompileDatabaseTest, CudaPass) {
+  Args A = {"--cuda-pass=host", "a.cu"};
+  OwnOptions Own = takeOwnOptions(A);
+  EXPECT_EQ(Own.CudaPass, "host");
+  EXPECT_TRUE(Own.Error.empty());
+  EXPECT_EQ(withCudaPass(A, Own.CudaPass),
+            (Args{"--extra-arg=--cuda-host-only", "a.cu"}));
+  Args B = {"--cuda-pass", "device", "a.cu"};
+  Own = takeOwnOptions(B);
+  EXPECT_EQ(B, Args{"a.cu"});
+  EXPECT_EQ(withCudaPass(B, Own.CudaPass),
+            (Args{"--extra-arg=--cuda-device-only", "a.cu"}));
+  EXPECT_EQ(withCudaPass(B, ""), B);
+  Args C = {"--cuda-pass=both", "a.cu"};
+  EXPECT_EQ(takeOwnOptions(C).Error,
+            "--cuda-pass takes 'device' or 'host', not 'both'");
+}
+
 TEST(CompileDatabaseTest, BuildPath) {
   EXPECT_EQ(buildPathOf({"-p", "build"}), std::optional<std::string>("build"));
   EXPECT_EQ(buildPathOf({"-p=b2", "a.cu"}), std::optional<std::string>("b2"));

@@ -49,17 +49,47 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
   OwnOptions Own;
   std::vector<std::string> Kept;
   bool AfterDashDash = false;
-  for (std::string &Arg : Args) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
     if (Arg == "--")
       AfterDashDash = true;
-    if (!AfterDashDash && (Arg == "--allow-plugins" || Arg == "-allow-plugins")) {
+    if (AfterDashDash || !Arg.starts_with("-")) {
+      Kept.push_back(std::move(Args[I]));
+      continue;
+    }
+    llvm::StringRef Name = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
+    if (Name == "allow-plugins") {
       Own.AllowPlugins = true;
       continue;
     }
-    Kept.push_back(std::move(Arg));
+    if (Name == "cuda-pass" || Name.starts_with("cuda-pass=")) {
+      llvm::StringRef Value;
+      if (Name.consume_front("cuda-pass="))
+        Value = Name;
+      else if (I + 1 < Args.size())
+        Value = Args[++I];
+      if (Value != "device" && Value != "host")
+        Own.Error = "--cuda-pass takes 'device' or 'host', not '" +
+                    Value.str() + "'";
+      else
+        Own.CudaPass = Value.str();
+      continue;
+    }
+    Kept.push_back(std::move(Args[I]));
   }
   Args = std::move(Kept);
   return Own;
+}
+
+std::vector<std::string> withCudaPass(llvm::ArrayRef<std::string> Args,
+                                      llvm::StringRef CudaPass) {
+  std::vector<std::string> Result;
+  if (CudaPass == "device")
+    Result.push_back("--extra-arg=--cuda-device-only");
+  else if (CudaPass == "host")
+    Result.push_back("--extra-arg=--cuda-host-only");
+  Result.insert(Result.end(), Args.begin(), Args.end());
+  return Result;
 }
 
 /// Whether \p Arg is `-p`/`--p` (value next) or `-p=`/`--p=` (value

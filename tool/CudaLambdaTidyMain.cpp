@@ -125,6 +125,9 @@ int runWithDatabase(const char *Argv0, llvm::ArrayRef<std::string> Args,
 int main(int argc, const char **argv) {
   std::vector<std::string> Args(argv + 1, argv + argc);
   OwnOptions Own = takeOwnOptions(Args);
+  if (!Own.Error.empty())
+    return inputError(Own.Error);
+  Args = withCudaPass(Args, Own.CudaPass);
   ToolCommandLine CommandLine = parseToolCommandLine(Args);
 
   for (const std::string &Source : CommandLine.SourcePaths) {
