@@ -188,6 +188,10 @@ TEST(NvccTranslationTest, HostOptionsAreUnwrapped) {
   EXPECT_TRUE(has(T.Arguments, {"-Wextra", "-Wshadow"}));
   T = translate("nvcc --compiler-options=-O2 -c a.cu");
   EXPECT_TRUE(has(T.Arguments, {"-O2"}));
+  // nvcc hands the value to the host compiler's command line: "-DA=3 -DB=4"
+  // defines both.
+  T = translate("nvcc -Xcompiler \"-DA=3 -DB=4\" -c a.cu");
+  EXPECT_TRUE(has(T.Arguments, {"-DA=3", "-DB=4"})) << joined(T.Arguments);
 }
 
 // | --extended-lambda, --expt-extended-lambda | -D__CUDACC_EXTENDED_LAMBDA__=1 |
@@ -271,6 +275,12 @@ TEST(NvccTranslationTest, SystemIncludes) {
   EXPECT_TRUE(has(T.Arguments, {"-isystem", "/p", "-isystem", "/q"}));
   T = translate("nvcc --system-include=/r,/s -c a.cu");
   EXPECT_TRUE(has(T.Arguments, {"-isystem", "/r", "-isystem", "/s"}));
+}
+
+TEST(NvccTranslationTest, DefinesSplitAtCommasAsNvccDoes) {
+  TranslatedCommand T = translate("nvcc -DA=1,B=2 --undefine-macro=C,D -c a.cu");
+  EXPECT_TRUE(has(T.Arguments, {"-DA=1", "-DB=2", "-UC", "-UD"}))
+      << joined(T.Arguments);
 }
 
 TEST(NvccTranslationTest, IncludesDefinesAndOptimization) {

@@ -363,11 +363,14 @@ void Translator::apply(const NvccOption &O, llvm::StringRef Value) {
     for (llvm::StringRef V : splitList(Value))
       Body.insert(Body.end(), {"-include", V.str()});
     return;
+  // nvcc splits -D and -U values at commas: -DA=1,B=2 defines A and B.
   case Kind::Define:
-    Body.push_back("-D" + Value.str());
+    for (llvm::StringRef V : splitList(Value))
+      Body.push_back("-D" + V.str());
     return;
   case Kind::Undefine:
-    Body.push_back("-U" + Value.str());
+    for (llvm::StringRef V : splitList(Value))
+      Body.push_back("-U" + V.str());
     return;
   case Kind::IncludePath:
     for (llvm::StringRef V : splitList(Value))
@@ -431,10 +434,18 @@ void Translator::apply(const NvccOption &O, llvm::StringRef Value) {
     return;
   }
   case Kind::Xcompiler:
-    // Host compiler flags; clang is the host compiler here, so those it
-    // does not know (MSVC's, some of GCC's) go the way of unknown flags.
-    for (llvm::StringRef V : splitList(Value))
-      unknown(V);
+    // Host compiler flags, split at commas and, as the host compiler's
+    // command line, at spaces ("-Xcompiler '-O2 -fPIC'"). clang is the host
+    // compiler here: those it does not know (MSVC's, some of GCC's) go the
+    // way of unknown flags.
+    for (llvm::StringRef V : splitList(Value)) {
+      llvm::BumpPtrAllocator Alloc;
+      llvm::StringSaver Saver(Alloc);
+      llvm::SmallVector<const char *, 4> Words;
+      llvm::cl::TokenizeGNUCommandLine(V, Saver, Words);
+      for (const char *Word : Words)
+        unknown(Word);
+    }
     return;
   case Kind::OptionsFile:
     for (llvm::StringRef V : splitList(Value))
