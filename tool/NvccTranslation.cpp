@@ -510,6 +510,8 @@ void Translator::run(llvm::ArrayRef<std::string> Args, int Depth) {
 
 TranslatedCommand Translator::finish(llvm::StringRef Nvcc) {
   Result.ExtendedLambda = ExtendedLambda;
+  if (Language == "cuda") // clang's spelling, which nvcc itself rejects
+    Language = "cu";
   if (!Language.empty())
     Result.IsCuda = Language == "cu";
   else
