@@ -10,6 +10,8 @@ A fixture is a CUDA source whose comments state what must happen to it:
   // CHECKS: <the --checks value; default '-*,cuda-*', every check of ours>
   // NVCC: rejected "<substring of nvcc's error>" | accepted | accepted-but-wrong-at-run-time
   // NVCC-ARGS: <extra nvcc flags for this fixture, e.g. -rdc=true>
+  // NVCC-FLAGS-REMOVE: <flags left out of the runner's own nvcc flags,
+                        e.g. --extended-lambda for a fixture about its absence>
   // NVCC-SKIP: <why nvcc cannot compile this fixture here>
   // NVCC-AFTER-FIX: compiles
 
@@ -57,7 +59,8 @@ EXPECT_RE = re.compile(
     r"(?P<sev>warning|error|note):\s*(?P<msg>.*?)\s*$")
 FIXES_RE = re.compile(r"//\s*CHECK-FIXES:\s?(?P<text>.*?)\s*$")
 DIRECTIVE_RE = re.compile(
-    r"//\s*(?P<key>RUN-ARGS|CHECKS|NVCC|NVCC-ARGS|NVCC-SKIP|NVCC-AFTER-FIX):"
+    r"//\s*(?P<key>RUN-ARGS|CHECKS|NVCC|NVCC-ARGS|NVCC-FLAGS-REMOVE|NVCC-SKIP|"
+    r"NVCC-AFTER-FIX):"
     r"\s*(?P<value>.*?)\s*$")
 VERDICT_RE = re.compile(
     r'^(?P<verdict>rejected|accepted|accepted-but-wrong-at-run-time)'
@@ -73,6 +76,7 @@ class Fixture:
     checks: str = "-*,cuda-*"
     nvcc: str = ""
     nvcc_args: list = field(default_factory=list)
+    nvcc_remove: list = field(default_factory=list)
     nvcc_skip: str = ""
     nvcc_after_fix: bool = False
 
@@ -97,6 +101,8 @@ def parse_fixture(path: Path) -> Fixture:
                 fixture.nvcc = value
             elif key == "NVCC-ARGS":
                 fixture.nvcc_args += value.split()
+            elif key == "NVCC-FLAGS-REMOVE":
+                fixture.nvcc_remove += value.split()
             elif key == "NVCC-SKIP":
                 fixture.nvcc_skip = value
             elif key == "NVCC-AFTER-FIX":
@@ -203,12 +209,19 @@ def lint_fixture(fixture: Fixture, route: Route):
         if copy.read_text().splitlines() != fixed:
             problems.append("a second --fix changed the file again")
         if fixture.nvcc_after_fix:
-            compiled = run([f"{CUDA_PATH}/bin/nvcc", *NVCC_FLAGS, *fixture.nvcc_args,
-                            str(copy), "-o", os.devnull], cwd=tmp)
+            compiled = run(nvcc_command(fixture, copy), cwd=tmp)
             if compiled.returncode != 0:
                 problems.append("nvcc rejects the fixed file:\n" + compiled.stdout
                                 + compiled.stderr[-3000:])
     return problems
+
+
+def nvcc_command(fixture: Fixture, source: Path):
+    """nvcc's command for \\p source: the runner's flags less the fixture's
+    NVCC-FLAGS-REMOVE, then its NVCC-ARGS."""
+    flags = [f for f in NVCC_FLAGS if f not in fixture.nvcc_remove]
+    return [f"{CUDA_PATH}/bin/nvcc", *flags, *fixture.nvcc_args, str(source),
+            "-o", os.devnull]
 
 
 def nvcc_fixture(fixture: Fixture, _route):
@@ -218,8 +231,7 @@ def nvcc_fixture(fixture: Fixture, _route):
     if not m:
         return [f"no valid '// NVCC:' verdict (found {fixture.nvcc!r})"]
     with tempfile.TemporaryDirectory() as tmp:
-        result = run([f"{CUDA_PATH}/bin/nvcc", *NVCC_FLAGS, *fixture.nvcc_args,
-                      str(fixture.path.resolve()), "-o", os.devnull], cwd=tmp)
+        result = run(nvcc_command(fixture, fixture.path.resolve()), cwd=tmp)
     output = result.stdout + result.stderr
     if m["verdict"] == "rejected":
         if result.returncode == 0:

@@ -45,6 +45,110 @@ ToolCommandLine parseToolCommandLine(llvm::ArrayRef<std::string> Args) {
   return Result;
 }
 
+OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
+  OwnOptions Own;
+  std::vector<std::string> Kept;
+  bool AfterDashDash = false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    if (Arg == "--")
+      AfterDashDash = true;
+    if (AfterDashDash || !Arg.starts_with("-")) {
+      Kept.push_back(std::move(Args[I]));
+      continue;
+    }
+    llvm::StringRef Name = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
+    if (Name == "allow-plugins") {
+      Own.AllowPlugins = true;
+      continue;
+    }
+    if (Name == "cuda-pass" || Name.starts_with("cuda-pass=")) {
+      llvm::StringRef Value;
+      if (Name.consume_front("cuda-pass="))
+        Value = Name;
+      else if (I + 1 < Args.size())
+        Value = Args[++I];
+      if (Value != "device" && Value != "host")
+        Own.Error = "--cuda-pass takes 'device' or 'host', not '" +
+                    Value.str() + "'";
+      else
+        Own.CudaPass = Value.str();
+      continue;
+    }
+    Kept.push_back(std::move(Args[I]));
+  }
+  Args = std::move(Kept);
+  return Own;
+}
+
+std::vector<std::string> withCudaPass(llvm::ArrayRef<std::string> Args,
+                                      llvm::StringRef CudaPass) {
+  std::vector<std::string> Result;
+  if (CudaPass == "device")
+    Result.push_back("--extra-arg=--cuda-device-only");
+  else if (CudaPass == "host")
+    Result.push_back("--extra-arg=--cuda-host-only");
+  Result.insert(Result.end(), Args.begin(), Args.end());
+  return Result;
+}
+
+/// Whether \p Arg is `-p`/`--p` (value next) or `-p=`/`--p=` (value
+/// attached, returned in \p Value).
+static bool isBuildPathFlag(llvm::StringRef Arg, llvm::StringRef &Value,
+                            bool &Attached) {
+  if (!Arg.starts_with("-"))
+    return false;
+  llvm::StringRef Name = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
+  if (Name == "p") {
+    Attached = false;
+    return true;
+  }
+  if (Name.consume_front("p=")) {
+    Value = Name;
+    Attached = true;
+    return true;
+  }
+  return false;
+}
+
+std::optional<std::string> buildPathOf(llvm::ArrayRef<std::string> ToolArgs) {
+  std::optional<std::string> Result;
+  for (size_t I = 0; I < ToolArgs.size(); ++I) {
+    if (ToolArgs[I] == "--")
+      break;
+    llvm::StringRef Value;
+    bool Attached = false;
+    if (!isBuildPathFlag(ToolArgs[I], Value, Attached))
+      continue;
+    if (Attached)
+      Result = Value.str();
+    else if (I + 1 < ToolArgs.size())
+      Result = ToolArgs[++I];
+  }
+  return Result;
+}
+
+std::vector<std::string>
+withBuildPath(llvm::ArrayRef<std::string> Args, llvm::StringRef BuildPath,
+              llvm::ArrayRef<std::string> ExtraSources) {
+  std::vector<std::string> Result;
+  size_t I = 0;
+  for (; I < Args.size() && Args[I] != "--"; ++I) {
+    llvm::StringRef Value;
+    bool Attached = false;
+    if (isBuildPathFlag(Args[I], Value, Attached)) {
+      if (!Attached)
+        ++I;
+      continue;
+    }
+    Result.push_back(Args[I]);
+  }
+  Result.insert(Result.end(), {"-p", BuildPath.str()});
+  Result.insert(Result.end(), ExtraSources.begin(), ExtraSources.end());
+  Result.insert(Result.end(), Args.begin() + I, Args.end());
+  return Result;
+}
+
 bool isCudaSourcePath(llvm::StringRef Path) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
   return Ext == ".cu" || Ext == ".cuh";

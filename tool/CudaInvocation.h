@@ -11,6 +11,7 @@
 
 #include "CudaToolkit.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,34 @@ struct ToolCommandLine {
 };
 
 ToolCommandLine parseToolCommandLine(llvm::ArrayRef<std::string> Args);
+
+/// Options of cuda-lambda-tidy itself, not clang-tidy's.
+struct OwnOptions {
+  bool AllowPlugins = false; ///< `--allow-plugins`: keep -fplugin= & co.
+  /// `--cuda-pass=device|host`: which side of each CUDA file to parse; ""
+  /// leaves it to clang-tidy (the device side).
+  std::string CudaPass;
+  /// Set when an option of ours is malformed: the one-line message.
+  std::string Error;
+};
+
+/// Removes our own options from the tool options in \p Args (never from
+/// the compiler arguments after `--`) and returns them.
+OwnOptions takeOwnOptions(std::vector<std::string> &Args);
+
+/// \p Args with the clang flag that selects \p CudaPass ("device", "host"
+/// or "" for none) given to clang-tidy as `--extra-arg`.
+std::vector<std::string> withCudaPass(llvm::ArrayRef<std::string> Args,
+                                      llvm::StringRef CudaPass);
+
+/// The value of `-p` in \p ToolArgs (`-p DIR`, `-p=DIR`, `--p=DIR`), if any.
+std::optional<std::string> buildPathOf(llvm::ArrayRef<std::string> ToolArgs);
+
+/// \p Args with its `-p` value replaced by \p BuildPath (or, where it has
+/// none, `-p BuildPath` added), and \p ExtraSources appended as sources.
+std::vector<std::string>
+withBuildPath(llvm::ArrayRef<std::string> Args, llvm::StringRef BuildPath,
+              llvm::ArrayRef<std::string> ExtraSources);
 
 /// `.cu` and `.cuh` files.
 bool isCudaSourcePath(llvm::StringRef Path);

@@ -80,4 +80,13 @@ std::optional<CudaToolkit> findCudaToolkit(const ToolkitEnvironment &Env) {
   return std::nullopt;
 }
 
+std::optional<CudaToolkit> toolkitOfNvcc(llvm::StringRef Nvcc,
+                                         const ToolkitEnvironment &Env) {
+  llvm::StringRef Root =
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Nvcc));
+  if (!Root.empty() && Env.IsToolkitRoot(Root))
+    return describe(Env, Root);
+  return findCudaToolkit(Env);
+}
+
 } // namespace cuda_lambda_tidy

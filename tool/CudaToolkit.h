@@ -32,6 +32,12 @@ struct ToolkitEnvironment {
 /// CUDA_PATH, else the toolkit of the `nvcc` on PATH, else /usr/local/cuda.
 std::optional<CudaToolkit> findCudaToolkit(const ToolkitEnvironment &Env);
 
+/// The toolkit of the nvcc named \p Nvcc (as a compile command names it):
+/// <root>/bin/nvcc gives <root>; a bare `nvcc`, or one outside a toolkit,
+/// gives findCudaToolkit's.
+std::optional<CudaToolkit> toolkitOfNvcc(llvm::StringRef Nvcc,
+                                         const ToolkitEnvironment &Env);
+
 /// The version in the `#define CUDA_VERSION 13000` line of cuda.h.
 std::optional<std::pair<int, int>> parseCudaVersion(llvm::StringRef CudaH);
 

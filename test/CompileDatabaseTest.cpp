@@ -1,0 +1,144 @@
+#include "CompileDatabase.h"
+#include "CudaInvocation.h"
+#include "llvm/Support/JSON.h"
+#include "gtest/gtest.h"
+
+using namespace cuda_lambda_tidy;
+using Args = std::vector<std::string>;
+
+namespace {
+
+NvccEnvironment env() {
+  NvccEnvironment Env;
+  Env.ReadFile = [](llvm::StringRef) { return std::nullopt; };
+  Env.ToolkitOf = [](llvm::StringRef) {
+    return std::optional<CudaToolkit>(CudaToolkit{"/usr/local/cuda", 13, 0});
+  };
+  return Env;
+}
+
+Args argumentsOf(const std::string &Json, size_t Index) {
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Json);
+  EXPECT_TRUE(bool(V));
+  Args Result;
+  const llvm::json::Object *Entry = (*V->getAsArray())[Index].getAsObject();
+  for (const llvm::json::Value &A : *Entry->getArray("arguments"))
+    Result.push_back(A.getAsString()->str());
+  return Result;
+}
+
+TEST(CompileDatabaseTest, TranslatesNvccEntriesOnly) {
+  const char *Db = R"([
+    {"directory": "/b", "file": "/s/a.cu",
+     "command": "/usr/local/cuda/bin/nvcc -DX \"-DY=a b\" -arch=sm_90 -c /s/a.cu -o a.o"},
+    {"directory": "/b", "file": "k.cu",
+     "arguments": ["clang++", "-x", "cuda", "--cuda-gpu-arch=sm_70", "-c", "k.cu"]},
+    {"directory": "/b", "file": "/s/h.cpp", "command": "g++ -c /s/h.cpp"}
+  ])";
+  llvm::Expected<DatabaseTranslation> T =
+      translateCompileDatabase(Db, env(), false);
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(T->NvccEntries, 1u);
+  EXPECT_TRUE(T->Warnings.empty());
+  EXPECT_EQ(T->CudaFiles, (Args{"/s/a.cu", "/b/k.cu"}));
+  Args First = argumentsOf(T->Json, 0);
+  EXPECT_EQ(First.front(), "clang++");
+  EXPECT_NE(std::find(First.begin(), First.end(), "-DY=a b"), First.end());
+  EXPECT_NE(std::find(First.begin(), First.end(), "--cuda-gpu-arch=sm_90"),
+            First.end());
+  EXPECT_EQ(argumentsOf(T->Json, 1),
+            (Args{"clang++", "-x", "cuda", "--cuda-gpu-arch=sm_70", "-c",
+                  "k.cu"}));
+  EXPECT_EQ(argumentsOf(T->Json, 2), (Args{"g++", "-c", "/s/h.cpp"}));
+}
+
+TEST(CompileDatabaseTest, WarnsOncePerUnknownFlag) {
+  const char *Db = R"([
+    {"directory": "/b", "file": "a.cu", "command": "nvcc --bogus -c a.cu"},
+    {"directory": "/b", "file": "b.cu", "command": "nvcc --bogus -c b.cu"}
+  ])";
+  llvm::Expected<DatabaseTranslation> T =
+      translateCompileDatabase(Db, env(), false);
+  ASSERT_TRUE(bool(T));
+  EXPECT_EQ(T->Warnings,
+            Args{"dropped nvcc flag '--bogus': neither nvcc's table nor clang "
+                 "knows it"});
+}
+
+TEST(CompileDatabaseTest, PluginFlags) {
+  const char *Db = R"([
+    {"directory": "/b", "file": "a.cu",
+     "arguments": ["clang++", "-fplugin=/x.so", "-c", "a.cu"]}
+  ])";
+  llvm::Expected<DatabaseTranslation> T =
+      translateCompileDatabase(Db, env(), false);
+  ASSERT_TRUE(bool(T));
+  EXPECT_EQ(T->Warnings,
+            Args{"removed '-fplugin=/x.so' from the command of 'a.cu': it "
+                 "would load code into the tool (--allow-plugins keeps it)"});
+  EXPECT_EQ(argumentsOf(T->Json, 0), (Args{"clang++", "-c", "a.cu"}));
+  llvm::Expected<DatabaseTranslation> Kept =
+      translateCompileDatabase(Db, env(), true);
+  ASSERT_TRUE(bool(Kept));
+  EXPECT_TRUE(Kept->Warnings.empty());
+  EXPECT_EQ(argumentsOf(Kept->Json, 0),
+            (Args{"clang++", "-fplugin=/x.so", "-c", "a.cu"}));
+}
+
+TEST(CompileDatabaseTest, BadDatabases) {
+  for (const char *Db :
+       {"", "[{", "{}", "[]", "[1]", R"([{"file": "a.cu", "command": "x"}])",
+        R"([{"directory": "/", "file": "a.cu"}])",
+        R"([{"directory": "/", "file": "a.cu", "arguments": [1]}])",
+        R"([{"directory": "/", "file": "a.cu", "command": ""}])"}) {
+    llvm::Expected<DatabaseTranslation> T =
+        translateCompileDatabase(Db, env(), false);
+    EXPECT_FALSE(bool(T)) << Db;
+    if (!T) {
+      std::string Message = llvm::toString(T.takeError());
+      EXPECT_EQ(Message.find('\n'), std::string::npos) << Message;
+    }
+  }
+}
+
+TEST(CompileDatabaseTest, OwnOptionsAreTaken) {
+  Args A = {"--allow-plugins", "-p", "b", "--", "--allow-plugins"};
+  OwnOptions Own = takeOwnOptions(A);
+  EXPECT_TRUE(Own.AllowPlugins);
+  EXPECT_EQ(A, (Args{"-p", "b", "--", "--allow-plugins"}));
+  Args B = {"a.cu"};
+  EXPECT_FALSE(takeOwnOptions(B).AllowPlugins);
+}
+
+TEST(CompileDatabaseTest, CudaPass) {
+  Args A = {"--cuda-pass=host", "a.cu"};
+  OwnOptions Own = takeOwnOptions(A);
+  EXPECT_EQ(Own.CudaPass, "host");
+  EXPECT_TRUE(Own.Error.empty());
+  EXPECT_EQ(withCudaPass(A, Own.CudaPass),
+            (Args{"--extra-arg=--cuda-host-only", "a.cu"}));
+  Args B = {"--cuda-pass", "device", "a.cu"};
+  Own = takeOwnOptions(B);
+  EXPECT_EQ(B, Args{"a.cu"});
+  EXPECT_EQ(withCudaPass(B, Own.CudaPass),
+            (Args{"--extra-arg=--cuda-device-only", "a.cu"}));
+  EXPECT_EQ(withCudaPass(B, ""), B);
+  Args C = {"--cuda-pass=both", "a.cu"};
+  EXPECT_EQ(takeOwnOptions(C).Error,
+            "--cuda-pass takes 'device' or 'host', not 'both'");
+}
+
+TEST(CompileDatabaseTest, BuildPath) {
+  EXPECT_EQ(buildPathOf({"-p", "build"}), std::optional<std::string>("build"));
+  EXPECT_EQ(buildPathOf({"-p=b2", "a.cu"}), std::optional<std::string>("b2"));
+  EXPECT_EQ(buildPathOf({"--p=b3"}), std::optional<std::string>("b3"));
+  EXPECT_EQ(buildPathOf({"a.cu", "--", "-p", "x"}), std::nullopt);
+  EXPECT_EQ(withBuildPath({"--checks=-*", "-p", "build", "a.cu"}, "/tmp/t", {}),
+            (Args{"--checks=-*", "a.cu", "-p", "/tmp/t"}));
+  EXPECT_EQ(withBuildPath({"-p=build"}, "/tmp/t", {"/s/a.cu", "/s/b.cu"}),
+            (Args{"-p", "/tmp/t", "/s/a.cu", "/s/b.cu"}));
+  EXPECT_EQ(withBuildPath({"a.cu"}, "/tmp/t", {}),
+            (Args{"a.cu", "-p", "/tmp/t"}));
+}
+
+} // namespace

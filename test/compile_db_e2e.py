@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""End to end: a CMake project configured with nvcc, linted through its
+compile_commands.json.
+
+  compile_db_e2e.py --tool build/bin/cuda-lambda-tidy [--nvcc PATH] [--project DIR]
+
+1. Configures examples/cmake-project with nvcc (configure only, no build) and
+   runs the tool with `--checks='-*,cuda-*' -p <build dir>` and no files: every
+   CUDA entry is linted. The `[cuda-*]` findings, as `file:line:col: check`
+   relative to the project, must equal expected-findings.txt there; the tool
+   must not drop any flag of CMake's nvcc command lines, and must leave no
+   temporary directory behind.
+2. A malformed and an empty database: exit 2 and one line on stderr.
+3. A clang entry with -fplugin=: the flag is removed with a warning; with
+   --allow-plugins it stays, silently, and clang-tidy does not see our option.
+
+Exits 77 (skipped) when nvcc, cmake or ninja is missing.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+FINDING_RE = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?:warning|error): .*"
+    r"\[(?P<check>cuda-[\w-]+)(?:,[^\]]*)?\]$")
+SKIP = 77
+
+
+def fail(message):
+    print(f"FAIL: {message}")
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def lint_project(tool, nvcc, project, work):
+    build = work / "build"
+    configure = run(["cmake", "-S", str(project), "-B", str(build), "-G", "Ninja",
+                     f"-DCMAKE_CUDA_COMPILER={nvcc}",
+                     "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"])
+    if configure.returncode != 0:
+        fail("cmake configure failed:\n" + configure.stdout + configure.stderr)
+    tmp = work / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp))
+    result = run([tool, "--checks=-*,cuda-*", "-p", str(build)], env=env,
+                 cwd=str(work))
+    if result.returncode == 2:
+        fail("the tool rejected the database:\n" + result.stderr)
+    found = set()
+    for line in result.stdout.splitlines():
+        m = FINDING_RE.match(line)
+        if not m:
+            continue
+        path = Path(m["file"]).resolve()
+        try:
+            rel = path.relative_to(project.resolve())
+        except ValueError:
+            rel = path
+        found.add(f"{rel}:{m['line']}:{m['col']}: {m['check']}")
+    expected = set()
+    for line in (project / "expected-findings.txt").read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            expected.add(line)
+    ok = True
+    for missing in sorted(expected - found):
+        print(f"missing finding: {missing}")
+        ok = False
+    for extra in sorted(found - expected):
+        print(f"unexpected finding: {extra}")
+        ok = False
+    dropped = [l for l in result.stderr.splitlines() if "dropped nvcc flag" in l]
+    if dropped:
+        print("flags of CMake's nvcc command lines were dropped:\n" +
+              "\n".join(dropped))
+        ok = False
+    if any(tmp.iterdir()):
+        print(f"temporary files left behind: {list(tmp.iterdir())}")
+        ok = False
+    if not ok:
+        fail("project findings differ\n--- stdout\n" + result.stdout +
+             "\n--- stderr\n" + result.stderr)
+    print(f"ok: project, {len(found)} findings as expected")
+
+
+def bad_databases(tool, work):
+    for name, text, message in [
+            ("malformed", "[{", "malformed compile database"),
+            ("empty", "[]", "empty compile database"),
+            ("not-an-array", "{}", "not a JSON array"),
+            ("no-command", '[{"directory": "/", "file": "a.cu"}]',
+             'lacks "command" or "arguments"')]:
+        d = work / name
+        d.mkdir()
+        (d / "compile_commands.json").write_text(text)
+        result = run([tool, "-p", str(d)])
+        lines = result.stderr.strip().splitlines()
+        if result.returncode != 2 or len(lines) != 1 or message not in lines[0]:
+            fail(f"{name} database: want exit 2 and one line with "
+                 f"'{message}', got {result.returncode}:\n{result.stderr}")
+    print("ok: bad databases")
+
+
+def plugin_flags(tool, work, cuda_path):
+    d = work / "plugin"
+    d.mkdir()
+    src = d / "k.cu"
+    src.write_text("__global__ void k(int *p) { *p = 1; }\n")
+    evil = d / "evil.so"  # never created
+    entry = {
+        "directory": str(d),
+        "file": str(src),
+        "arguments": ["clang++", "-x", "cuda", f"--cuda-path={cuda_path}",
+                      "-nocudalib", "-isystem", f"{cuda_path}/include/cccl",
+                      "--cuda-gpu-arch=sm_80", "-Wno-unknown-cuda-version",
+                      "-Xclang", "-target-sdk-version=12.9",
+                      f"-fplugin={evil}", "-c", str(src)],
+    }
+    (d / "compile_commands.json").write_text(json.dumps([entry]))
+    result = run([tool, "--checks=-*,cuda-*", "-p", str(d)])
+    if result.returncode != 0 or f"removed '-fplugin={evil}'" not in result.stderr:
+        fail("-fplugin= was not removed with a warning:\n" + result.stdout +
+             result.stderr)
+    # clang-tidy itself does not act on -fplugin=; what shows is no warning.
+    kept = run([tool, "--checks=-*,cuda-*", "--allow-plugins", "-p", str(d)])
+    if "removed" in kept.stderr or "allow-plugins" in kept.stderr:
+        fail("--allow-plugins did not keep -fplugin=:\n" + kept.stdout +
+             kept.stderr)
+    print("ok: plugin flags")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tool", required=True)
+    parser.add_argument("--nvcc", default=os.path.join(
+        os.environ.get("CUDA_PATH") or "/usr/local/cuda", "bin", "nvcc"))
+    parser.add_argument("--project", default=str(
+        Path(__file__).resolve().parent.parent / "examples" / "cmake-project"))
+    args = parser.parse_args()
+    if not (os.access(args.nvcc, os.X_OK) and shutil.which("cmake")
+            and shutil.which("ninja")):
+        print("skipped: needs nvcc, cmake and ninja")
+        return SKIP
+    tool = str(Path(args.tool).resolve())
+    cuda_path = str(Path(args.nvcc).resolve().parent.parent)
+    with tempfile.TemporaryDirectory(prefix="compile-db-e2e-") as tmp:
+        work = Path(tmp)
+        bad_databases(tool, work)
+        plugin_flags(tool, work, cuda_path)
+        lint_project(tool, args.nvcc, Path(args.project).resolve(), work)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
