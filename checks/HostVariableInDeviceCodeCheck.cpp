@@ -76,9 +76,24 @@ DynTypedNode parentOf(const Expr &E, ASTContext &Ctx) {
   }
 }
 
+/// Whether \p Var is a constant the compiler folds where it is used: a
+/// constexpr variable, or a const scalar whose initializer is a constant
+/// (nvcc folds `const int x = table[2];` in device code).
+bool isCompileTimeConstant(const VarDecl &Var, ASTContext &Ctx) {
+  if (Var.isConstexpr())
+    return true;
+  QualType T = Var.getType();
+  if (!T.isConstQualified() || T.isVolatileQualified() || !T->isScalarType() ||
+      !Var.hasInit() || Var.getInit()->isValueDependent())
+    return false;
+  Expr::EvalResult Value;
+  return Var.getInit()->EvaluateAsRValue(Value, Ctx);
+}
+
 /// Whether \p E is evaluated at compile time: it lies inside a constant
-/// expression (array bound, template argument, `if constexpr`, case label,
-/// static_assert) or a constexpr variable's initializer.
+/// expression (an array bound, a template argument, `if constexpr`, a case
+/// label, a static_assert, an enumerator) or a constexpr variable's
+/// initializer.
 bool isInConstantContext(const Expr &E, ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(E);
   while (true) {
@@ -86,10 +101,12 @@ bool isInConstantContext(const Expr &E, ASTContext &Ctx) {
     if (Parents.empty())
       return false;
     Node = Parents[0];
-    if (Node.get<ConstantExpr>())
+    if (Node.get<ConstantExpr>() || Node.get<TypeLoc>() ||
+        Node.get<TemplateArgumentLoc>() || Node.get<StaticAssertDecl>() ||
+        Node.get<EnumConstantDecl>())
       return true;
     if (const auto *Var = Node.get<VarDecl>())
-      return Var->isConstexpr();
+      return isCompileTimeConstant(*Var, Ctx);
     if (!Node.get<Expr>())
       return false;
   }
@@ -272,9 +289,10 @@ void HostVariableInDeviceCodeCheck::check(
   if (Kind == Use::Fine || Kind == Use::Unknown)
     return;
 
-  SourceLocation Loc = Ref->getExprLoc();
-  if (const auto *ME = dyn_cast<MemberExpr>(Ref))
-    Loc = ME->getMemberLoc();
+  // At the name itself, after any `ns::` or `object.` before it.
+  SourceLocation Loc = isa<DeclRefExpr>(Ref)
+                           ? cast<DeclRefExpr>(Ref)->getLocation()
+                           : cast<MemberExpr>(Ref)->getMemberLoc();
   if (!Reported.insert({SM.getExpansionLoc(Loc), Var->getCanonicalDecl()})
            .second)
     return;
