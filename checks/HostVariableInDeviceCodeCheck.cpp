@@ -42,7 +42,8 @@ enum class Space { Host, Device, HostDevice };
 Space spaceOf(const FunctionDecl &Function) {
   const FunctionDecl *FD = &Function;
   while (const auto *Method = dyn_cast<CXXMethodDecl>(FD)) {
-    if (!isLambdaCallOperator(Method) || utils::hasExplicitDeviceAttr(*Method) ||
+    if (!isLambdaCallOperator(Method) ||
+        utils::hasExplicitDeviceAttr(*Method) ||
         utils::hasExplicitHostAttr(*Method))
       break;
     FD = dyn_cast<FunctionDecl>(Method->getParent()->getDeclContext());
@@ -146,8 +147,8 @@ Use classifyConstantUse(const Expr &Ref, const VarDecl &Var, ASTContext &Ctx) {
   const auto *ParentExpr = Parent.get<Expr>();
   // In a template's pattern a dependent parent has no conversions yet: its
   // instantiations tell.
-  if (ParentExpr && (ParentExpr->isTypeDependent() ||
-                     ParentExpr->isValueDependent()))
+  if (ParentExpr &&
+      (ParentExpr->isTypeDependent() || ParentExpr->isValueDependent()))
     return Use::Unknown;
   if (const auto *Unary = Parent.get<UnaryOperator>();
       Unary && Unary->getOpcode() == UO_AddrOf)
@@ -179,17 +180,18 @@ Use classifyConstantUse(const Expr &Ref, const VarDecl &Var, ASTContext &Ctx) {
     }
     if (!Call)
       return Use::Fine;
-    if (Call->isValueDependent() || isInConstantContext(*Call, Ctx))
+    if (Call->isValueDependent())
       return Use::Unknown;
+    if (isInConstantContext(*Call, Ctx))
+      return Use::Fine;
     Expr::EvalResult Folded;
-    if (!Call->getType()->isVoidType() &&
-        Call->EvaluateAsRValue(Folded, Ctx))
+    if (!Call->getType()->isVoidType() && Call->EvaluateAsRValue(Folded, Ctx))
       return Use::Fine;
     return isClosure(T) ? Use::LambdaObject : Use::MemberCall;
   }
 
-  if (Ref.isLValue() && (Ref.getType()->isReferenceType() ||
-                         !T->isScalarType()))
+  if (Ref.isLValue() &&
+      (Ref.getType()->isReferenceType() || !T->isScalarType()))
     return Use::Reference;
   if (const auto *Cast = Parent.get<ImplicitCastExpr>();
       Cast && Cast->getCastKind() == CK_LValueToRValue)
@@ -201,8 +203,9 @@ Use classifyConstantUse(const Expr &Ref, const VarDecl &Var, ASTContext &Ctx) {
 
 } // namespace
 
-void HostVariableInDeviceCodeCheck::registerPPCallbacks(
-    const SourceManager &SM, Preprocessor *PP, Preprocessor *) {
+void HostVariableInDeviceCodeCheck::registerPPCallbacks(const SourceManager &SM,
+                                                        Preprocessor *PP,
+                                                        Preprocessor *) {
   PP->addPPCallbacks(std::make_unique<ManagedCollector>(SM, ManagedExpansions));
 }
 
@@ -210,16 +213,15 @@ void HostVariableInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
   // Static storage: namespace scope, class-static and function-static.
   auto StaticVar = varDecl(hasGlobalStorage()).bind("var");
   auto InCallable = forCallable(functionDecl().bind("function"));
-  Finder->addMatcher(
-      declRefExpr(to(StaticVar), unless(isExpansionInSystemHeader()),
-                  InCallable)
-          .bind("ref"),
-      this);
-  Finder->addMatcher(
-      memberExpr(member(StaticVar), unless(isExpansionInSystemHeader()),
-                 InCallable)
-          .bind("ref"),
-      this);
+  Finder->addMatcher(declRefExpr(to(StaticVar),
+                                 unless(isExpansionInSystemHeader()),
+                                 InCallable)
+                         .bind("ref"),
+                     this);
+  Finder->addMatcher(memberExpr(member(StaticVar),
+                                unless(isExpansionInSystemHeader()), InCallable)
+                         .bind("ref"),
+                     this);
 }
 
 void HostVariableInDeviceCodeCheck::check(
@@ -269,8 +271,7 @@ void HostVariableInDeviceCodeCheck::check(
   // host-device function's is cuda-static-in-host-device-function's concern).
   const FunctionDecl *Owner = nullptr;
   if (Var->isStaticLocal()) {
-    Owner = dyn_cast_or_null<FunctionDecl>(
-        Var->getParentFunctionOrMethod());
+    Owner = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
     if (Owner && spaceOf(*Owner) != Space::Host)
       return;
   }
@@ -279,10 +280,10 @@ void HostVariableInDeviceCodeCheck::check(
   QualType T = Var->getType();
   if (T.isConstQualified() && !T.isVolatileQualified() &&
       !T->isReferenceType()) {
-    Kind = hasFoldableValue(*Var) ? classifyConstantUse(*Ref, *Var, Ctx)
-                                  : (Var->hasExternalStorage()
-                                         ? Use::NoInitializer
-                                         : Use::Variable);
+    Kind =
+        hasFoldableValue(*Var)
+            ? classifyConstantUse(*Ref, *Var, Ctx)
+            : (Var->hasExternalStorage() ? Use::NoInitializer : Use::Variable);
   }
   if (Kind == Use::Variable && isClosure(T))
     Kind = Use::LambdaObject;
@@ -293,13 +294,18 @@ void HostVariableInDeviceCodeCheck::check(
   SourceLocation Loc = isa<DeclRefExpr>(Ref)
                            ? cast<DeclRefExpr>(Ref)->getLocation()
                            : cast<MemberExpr>(Ref)->getMemberLoc();
-  if (!Reported.insert({SM.getExpansionLoc(Loc), Var->getCanonicalDecl()})
+  // One report per use, not one per instantiation of the class template
+  // whose static member it names.
+  const VarDecl *Pattern = Var;
+  if (const VarDecl *From = Var->getInstantiatedFromStaticDataMember())
+    Pattern = From;
+  if (!Reported.insert({SM.getExpansionLoc(Loc), Pattern->getCanonicalDecl()})
            .second)
     return;
 
-  const std::string Name =
-      Var->isStaticDataMember() ? Var->getQualifiedNameAsString()
-                                : Var->getNameAsString();
+  const std::string Name = Var->isStaticDataMember()
+                               ? Var->getQualifiedNameAsString()
+                               : Var->getNameAsString();
   switch (Kind) {
   case Use::Variable:
     if (Owner)
@@ -335,7 +341,9 @@ void HostVariableInDeviceCodeCheck::check(
               "of|calls a member function of}0 host constant '%1', which "
               "exists only in host memory; copy its value into a local "
               "variable, or declare it __constant__")
-        << (Kind == Use::Reference ? 0 : Kind == Use::Address ? 1 : 2)
+        << (Kind == Use::Reference ? 0
+            : Kind == Use::Address ? 1
+                                   : 2)
         << Name;
     break;
   case Use::ArrayIndex:
