@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExtendedLambdaFlagCheck.h"
+#include "HostVariableInDeviceCodeCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -16,6 +17,8 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<ExtendedLambdaFlagCheck>(
         "cuda-extended-lambda-flag");
+    CheckFactories.registerCheck<HostVariableInDeviceCodeCheck>(
+        "cuda-host-variable-in-device-code");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
   }

@@ -1,0 +1,362 @@
+//===--- HostVariableInDeviceCodeCheck.cpp - cuda-lambda-tidy -----------===//
+
+#include "HostVariableInDeviceCodeCheck.h"
+#include "utils/ExecutionSpace.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTLambda.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/MacroInfo.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+class ManagedCollector : public PPCallbacks {
+public:
+  ManagedCollector(const SourceManager &SM,
+                   llvm::DenseSet<SourceLocation> &Expansions)
+      : SM(SM), Expansions(Expansions) {}
+  void MacroExpands(const Token &Name, const MacroDefinition &,
+                    SourceRange Range, const MacroArgs *) override {
+    if (Name.getIdentifierInfo() &&
+        Name.getIdentifierInfo()->getName() == "__managed__")
+      Expansions.insert(SM.getExpansionLoc(Range.getBegin()));
+  }
+
+private:
+  const SourceManager &SM;
+  llvm::DenseSet<SourceLocation> &Expansions;
+};
+
+/// Where code runs as nvcc sees it. Unlike clang, nvcc does not make
+/// constexpr functions (or any other unannotated function) implicitly
+/// `__host__ __device__`, so only written attributes count; an unannotated
+/// lambda runs where the code around it runs.
+enum class Space { Host, Device, HostDevice };
+
+Space spaceOf(const FunctionDecl &Function) {
+  const FunctionDecl *FD = &Function;
+  while (const auto *Method = dyn_cast<CXXMethodDecl>(FD)) {
+    if (!isLambdaCallOperator(Method) ||
+        utils::hasExplicitDeviceAttr(*Method) ||
+        utils::hasExplicitHostAttr(*Method))
+      break;
+    FD = dyn_cast<FunctionDecl>(Method->getParent()->getDeclContext());
+    if (!FD)
+      return Space::Host;
+  }
+  if (FD->hasAttr<CUDAGlobalAttr>())
+    return Space::Device;
+  if (!utils::hasExplicitDeviceAttr(*FD))
+    return Space::Host;
+  return utils::hasExplicitHostAttr(*FD) ? Space::HostDevice : Space::Device;
+}
+
+template <typename AttrT> bool hasWritten(const VarDecl &Var) {
+  for (const auto *A : Var.specific_attrs<AttrT>())
+    if (!A->isImplicit())
+      return true;
+  return false;
+}
+
+/// The closest parent of \p E that is not a parenthesis.
+DynTypedNode parentOf(const Expr &E, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(E);
+  while (true) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return DynTypedNode();
+    Node = Parents[0];
+    if (!Node.get<ParenExpr>())
+      return Node;
+  }
+}
+
+/// Whether \p Var is a constant the compiler folds where it is used: a
+/// constexpr variable, or a const scalar whose initializer is a constant
+/// (nvcc folds `const int x = table[2];` in device code).
+bool isCompileTimeConstant(const VarDecl &Var, ASTContext &Ctx) {
+  if (Var.isConstexpr())
+    return true;
+  QualType T = Var.getType();
+  if (!T.isConstQualified() || T.isVolatileQualified() || !T->isScalarType() ||
+      !Var.hasInit() || Var.getInit()->isValueDependent())
+    return false;
+  Expr::EvalResult Value;
+  return Var.getInit()->EvaluateAsRValue(Value, Ctx);
+}
+
+/// Whether \p E is evaluated at compile time: it lies inside a constant
+/// expression (an array bound, a template argument, `if constexpr`, a case
+/// label, a static_assert, an enumerator) or a constexpr variable's
+/// initializer.
+bool isInConstantContext(const Expr &E, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(E);
+  while (true) {
+    auto Parents = Ctx.getParents(Node);
+    if (Parents.empty())
+      return false;
+    Node = Parents[0];
+    if (Node.get<ConstantExpr>() || Node.get<TypeLoc>() ||
+        Node.get<TemplateArgumentLoc>() || Node.get<StaticAssertDecl>() ||
+        Node.get<EnumConstantDecl>())
+      return true;
+    if (const auto *Var = Node.get<VarDecl>())
+      return isCompileTimeConstant(*Var, Ctx);
+    if (!Node.get<Expr>())
+      return false;
+  }
+}
+
+enum class Use {
+  Fine,          ///< a value the compilers fold, or nothing at all
+  Variable,      ///< a host variable named in device code
+  LambdaObject,  ///< a host closure object called or used in device code
+  NoInitializer, ///< an extern const without a visible initializer
+  Reference,     ///< a reference bound to a host constant
+  Address,       ///< the address of a host constant
+  MemberCall,    ///< a member function called on a host constant object
+  ArrayIndex,    ///< a host constant array indexed at run time
+  Unknown,       ///< decided in a template's instantiations
+};
+
+bool isClosure(QualType T) {
+  const auto *RD = T->getAsCXXRecordDecl();
+  return RD && RD->isLambda();
+}
+
+/// Whether the host constant \p Var has a value the device compiler can fold:
+/// a constant initializer that is visible here.
+bool hasFoldableValue(const VarDecl &Var) {
+  const VarDecl *Def = Var.getDefinition();
+  if (!Def)
+    Def = Var.getInitializingDeclaration();
+  return Def && Def->hasInit() && !Def->getInit()->isValueDependent() &&
+         Def->hasConstantInitialization();
+}
+
+/// How \p Ref, a use of the host constant \p Var, reaches device code.
+Use classifyConstantUse(const Expr &Ref, const VarDecl &Var, ASTContext &Ctx) {
+  QualType T = Var.getType();
+  DynTypedNode Parent = parentOf(Ref, Ctx);
+  const auto *ParentExpr = Parent.get<Expr>();
+  // In a template's pattern a dependent parent has no conversions yet: its
+  // instantiations tell.
+  if (ParentExpr &&
+      (ParentExpr->isTypeDependent() || ParentExpr->isValueDependent()))
+    return Use::Unknown;
+  if (const auto *Unary = Parent.get<UnaryOperator>();
+      Unary && Unary->getOpcode() == UO_AddrOf)
+    return isInConstantContext(*Unary, Ctx) ? Use::Fine : Use::Address;
+
+  if (T->isArrayType()) {
+    const auto *Decay = Parent.get<ImplicitCastExpr>();
+    if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
+      return Use::Reference;
+    DynTypedNode Above = parentOf(*Decay, Ctx);
+    const auto *Subscript = Above.get<ArraySubscriptExpr>();
+    if (isInConstantContext(*Decay, Ctx))
+      return Use::Fine;
+    return Subscript ? Use::ArrayIndex : Use::Address;
+  }
+
+  if (T->isRecordType()) {
+    // Members read from a constant object and copies of it are folded; a
+    // member function called on it needs the object's address, unless the
+    // whole call is itself a constant.
+    const CallExpr *Call = nullptr;
+    if (const auto *Member = Parent.get<MemberExpr>()) {
+      if (isa<CXXMethodDecl>(Member->getMemberDecl()))
+        Call = parentOf(*Member, Ctx).get<CXXMemberCallExpr>();
+    } else if (const auto *Op = Parent.get<CXXOperatorCallExpr>();
+               Op && Op->getNumArgs() > 0 &&
+               Op->getArg(0)->IgnoreParenImpCasts() == &Ref) {
+      Call = Op;
+    }
+    if (!Call)
+      return Use::Fine;
+    if (Call->isValueDependent())
+      return Use::Unknown;
+    if (isInConstantContext(*Call, Ctx))
+      return Use::Fine;
+    Expr::EvalResult Folded;
+    if (!Call->getType()->isVoidType() && Call->EvaluateAsRValue(Folded, Ctx))
+      return Use::Fine;
+    return isClosure(T) ? Use::LambdaObject : Use::MemberCall;
+  }
+
+  if (Ref.isLValue() &&
+      (Ref.getType()->isReferenceType() || !T->isScalarType()))
+    return Use::Reference;
+  if (const auto *Cast = Parent.get<ImplicitCastExpr>();
+      Cast && Cast->getCastKind() == CK_LValueToRValue)
+    return Use::Fine;
+  if (isInConstantContext(Ref, Ctx))
+    return Use::Fine;
+  return Use::Reference;
+}
+
+} // namespace
+
+void HostVariableInDeviceCodeCheck::registerPPCallbacks(const SourceManager &SM,
+                                                        Preprocessor *PP,
+                                                        Preprocessor *) {
+  PP->addPPCallbacks(std::make_unique<ManagedCollector>(SM, ManagedExpansions));
+}
+
+void HostVariableInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
+  // Static storage: namespace scope, class-static and function-static.
+  auto StaticVar = varDecl(hasGlobalStorage()).bind("var");
+  auto InCallable = forCallable(functionDecl().bind("function"));
+  Finder->addMatcher(declRefExpr(to(StaticVar),
+                                 unless(isExpansionInSystemHeader()),
+                                 InCallable)
+                         .bind("ref"),
+                     this);
+  Finder->addMatcher(memberExpr(member(StaticVar),
+                                unless(isExpansionInSystemHeader()), InCallable)
+                         .bind("ref"),
+                     this);
+}
+
+void HostVariableInDeviceCodeCheck::check(
+    const MatchFinder::MatchResult &Result) {
+  const auto *Ref = Result.Nodes.getNodeAs<Expr>("ref");
+  const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
+  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  ASTContext &Ctx = *Result.Context;
+  const SourceManager &SM = *Result.SourceManager;
+
+  // Only names the compiler would resolve in device code count: a reference
+  // in sizeof or decltype does not reach the device.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Ref);
+      DRE && DRE->isNonOdrUse() == NOUR_Unevaluated)
+    return;
+  if (const auto *ME = dyn_cast<MemberExpr>(Ref);
+      ME && ME->isNonOdrUse() == NOUR_Unevaluated)
+    return;
+
+  // __host__ __device__ code is reported in the device pass only: that pass
+  // sees what the device compiles (`#ifndef __CUDA_ARCH__` branches are gone),
+  // the host pass sees the host's branches instead.
+  switch (spaceOf(*Function)) {
+  case Space::Host:
+    return;
+  case Space::HostDevice:
+    if (!getLangOpts().CUDAIsDevice)
+      return;
+    break;
+  case Space::Device:
+    break;
+  }
+
+  // Device variables, whatever their storage.
+  if (hasWritten<CUDADeviceAttr>(*Var) || hasWritten<CUDAConstantAttr>(*Var) ||
+      Var->hasAttr<CUDASharedAttr>() || Var->hasAttr<HIPManagedAttr>())
+    return;
+  for (const VarDecl *Redecl : Var->redecls()) {
+    SourceLocation Name = SM.getExpansionLoc(Redecl->getLocation());
+    SourceLocation Begin = SM.getExpansionLoc(Redecl->getBeginLoc());
+    for (SourceLocation Managed : ManagedExpansions)
+      if (!SM.isBeforeInTranslationUnit(Managed, Begin) &&
+          SM.isBeforeInTranslationUnit(Managed, Name))
+        return;
+  }
+  // A static local of device or host-device code lives on the device (a
+  // host-device function's is cuda-static-in-host-device-function's concern).
+  const FunctionDecl *Owner = nullptr;
+  if (Var->isStaticLocal()) {
+    Owner = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+    if (Owner && spaceOf(*Owner) != Space::Host)
+      return;
+  }
+
+  Use Kind = Use::Variable;
+  QualType T = Var->getType();
+  if (T.isConstQualified() && !T.isVolatileQualified() &&
+      !T->isReferenceType()) {
+    Kind =
+        hasFoldableValue(*Var)
+            ? classifyConstantUse(*Ref, *Var, Ctx)
+            : (Var->hasExternalStorage() ? Use::NoInitializer : Use::Variable);
+  }
+  if (Kind == Use::Variable && isClosure(T))
+    Kind = Use::LambdaObject;
+  if (Kind == Use::Fine || Kind == Use::Unknown)
+    return;
+
+  // At the name itself, after any `ns::` or `object.` before it.
+  SourceLocation Loc = isa<DeclRefExpr>(Ref)
+                           ? cast<DeclRefExpr>(Ref)->getLocation()
+                           : cast<MemberExpr>(Ref)->getMemberLoc();
+  // One report per use, not one per instantiation of the class template
+  // whose static member it names.
+  const VarDecl *Pattern = Var;
+  if (const VarDecl *From = Var->getInstantiatedFromStaticDataMember())
+    Pattern = From;
+  if (!Reported.insert({SM.getExpansionLoc(Loc), Pattern->getCanonicalDecl()})
+           .second)
+    return;
+
+  const std::string Name = Var->isStaticDataMember()
+                               ? Var->getQualifiedNameAsString()
+                               : Var->getNameAsString();
+  switch (Kind) {
+  case Use::Variable:
+    if (Owner)
+      diag(Loc, "static local '%0' of host function '%1' is used in device "
+                "code, where it does not exist; copy its value into a local "
+                "variable and capture that")
+          << Name << Owner->getNameAsString();
+    else
+      diag(Loc, "host %select{variable|static member}0 '%1' is used in "
+                "device code, where it does not exist; declare it "
+                "__device__ or __constant__ and set it with "
+                "cudaMemcpyToSymbol, or pass its value in as a kernel "
+                "argument or lambda capture")
+          << (Var->isStaticDataMember() ? 1 : 0) << Name;
+    break;
+  case Use::LambdaObject:
+    diag(Loc, "lambda object '%0' is a host variable, which device code "
+              "cannot call through; pass it in as a kernel argument or "
+              "define the lambda inside the device code")
+        << Name;
+    break;
+  case Use::NoInitializer:
+    diag(Loc, "host constant '%0' has no initializer visible here, so device "
+              "code cannot use its value; define it with a constant "
+              "initializer in this file, declare it __constant__ and set it "
+              "with cudaMemcpyToSymbol, or pass its value in")
+        << Name;
+    break;
+  case Use::Reference:
+  case Use::Address:
+  case Use::MemberCall:
+    diag(Loc, "device code %select{binds a reference to|takes the address "
+              "of|calls a member function of}0 host constant '%1', which "
+              "exists only in host memory; copy its value into a local "
+              "variable, or declare it __constant__")
+        << (Kind == Use::Reference ? 0
+            : Kind == Use::Address ? 1
+                                   : 2)
+        << Name;
+    break;
+  case Use::ArrayIndex:
+    diag(Loc, "host array '%0' is indexed at run time in device code, but "
+              "it exists only in host memory; declare it __constant__ or "
+              "__device__, which keeps its initializer")
+        << Name;
+    break;
+  case Use::Fine:
+  case Use::Unknown:
+    break;
+  }
+  diag(Var->getLocation(), "'%0' declared here", DiagnosticIDs::Note) << Name;
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,40 @@
+//===--- HostVariableInDeviceCodeCheck.h - cuda-lambda-tidy -------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_HOSTVARIABLEINDEVICECODECHECK_H
+#define CUDA_LAMBDA_TIDY_HOSTVARIABLEINDEVICECODECHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang::tidy::cuda {
+
+/// Flags device code that names a host variable (H16): a namespace-scope,
+/// class-static or host function-static variable without `__device__`,
+/// `__constant__` or `__managed__`, used in a `__global__` or `__device__`
+/// function, an extended lambda, or (in the device pass only) a
+/// `__host__ __device__` function. Host constants read by value are fine;
+/// binding a reference to one, taking its address, indexing a host array at
+/// run time and an `extern const` without a visible initializer are not.
+class HostVariableInDeviceCodeCheck : public ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+
+private:
+  /// Where `__managed__` was expanded: clang drops the attribute in CUDA
+  /// (it only knows it for HIP), so the AST cannot tell.
+  llvm::DenseSet<SourceLocation> ManagedExpansions;
+  /// A use reported once, whether seen in a template's pattern or in one of
+  /// its instantiations.
+  llvm::DenseSet<std::pair<SourceLocation, const Decl *>> Reported;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
