@@ -104,12 +104,12 @@ bool isInsideClosure(const utils::StdFunctionInType &Found) {
 struct Finding {
   enum KindT { Local, Use, Temporary, HostDeviceCall } Kind;
   SourceLocation Loc;
-  const NamedDecl *Decl = nullptr;        // Local, Use
-  utils::StdFunctionInType Found;         // the std::function reached
-  bool Copied = false;                    // Use: copied rather than called
-  const FunctionDecl *Callee = nullptr;   // HostDeviceCall
-  SourceLocation CalleeUse;               // HostDeviceCall: where it uses one
-  const FunctionDecl *Through = nullptr;  // HostDeviceCall: by calling this
+  const NamedDecl *Decl = nullptr;       // Local, Use
+  utils::StdFunctionInType Found;        // the std::function reached
+  bool Copied = false;                   // Use: copied rather than called
+  const FunctionDecl *Callee = nullptr;  // HostDeviceCall
+  SourceLocation CalleeUse;              // HostDeviceCall: where it uses one
+  const FunctionDecl *Through = nullptr; // HostDeviceCall: by calling this
 };
 
 using HostDeviceMemo =
@@ -283,8 +283,7 @@ void StdFunctionInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       functionDecl(isDefinition(), unless(isExpansionInSystemHeader()),
                    unless(ast_matchers::isTemplateInstantiation()),
-                   unless(isInstantiated()),
-                   unless(isLambdaCallOperatorDecl()))
+                   unless(isInstantiated()), unless(isLambdaCallOperatorDecl()))
           .bind("function"),
       this);
   Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
@@ -369,12 +368,12 @@ void StdFunctionInDeviceCodeCheck::checkCaptures(const LambdaExpr &Lambda) {
       Field = Fields.lookup(Capture.getCapturedVar());
       Name = Capture.getCapturedVar()->getName().str();
     }
-    std::optional<utils::StdFunctionInType> Found =
-        capturedStdFunction(Field);
+    std::optional<utils::StdFunctionInType> Found = capturedStdFunction(Field);
     if (!Found)
       continue;
     diag(Capture.getLocation(),
-         "extended %0 lambda captures '%1', which %select{is|points to|holds}2 a "
+         "extended %0 lambda captures '%1', which %select{is|points to|holds}2 "
+         "a "
          "%3%select{|| in member '%4'}2, whose host-only code cannot run on "
          "the device; capture the callable itself, or create an "
          "'nvstd::function' on the device")
@@ -397,7 +396,8 @@ void StdFunctionInDeviceCodeCheck::checkDeviceBody(const FunctionDecl &Function,
     Visitor.Reported.insert(Param);
     diag(Param->getLocation(),
          "parameter '%0' of %1 %select{function '%3'|lambda}2 "
-         "%select{is|points to|holds}4 a %5%select{|| in member '%6'}4, whose host-only "
+         "%select{is|points to|holds}4 a %5%select{|| in member '%6'}4, whose "
+         "host-only "
          "code cannot run on the device; %7")
         << Param->getName() << Ctx.Space << Ctx.IsLambda << Ctx.Name
         << Found->How << Found->FunctionType << Found->memberPath()
@@ -424,22 +424,23 @@ void StdFunctionInDeviceCodeCheck::checkDeviceBody(const FunctionDecl &Function,
   for (const Finding &F : Visitor.Findings) {
     switch (F.Kind) {
     case Finding::Local:
-      diag(F.Loc, "local variable '%0' in %1 %select{function '%3'|lambda}2 "
-                  "%select{is|points to|holds}4 a %5%select{|| in member '%6'}4, whose "
-                  "host-only code cannot run on the device; use the "
-                  "callable's own type ('auto' or a template parameter), or "
-                  "an 'nvstd::function'")
+      diag(
+          F.Loc,
+          "local variable '%0' in %1 %select{function '%3'|lambda}2 "
+          "%select{is|points to|holds}4 a %5%select{|| in member '%6'}4, whose "
+          "host-only code cannot run on the device; use the "
+          "callable's own type ('auto' or a template parameter), or "
+          "an 'nvstd::function'")
           << F.Decl->getName() << Ctx.Space << Ctx.IsLambda << Ctx.Name
-          << F.Found.How << F.Found.FunctionType
-          << F.Found.memberPath();
+          << F.Found.How << F.Found.FunctionType << F.Found.memberPath();
       break;
     case Finding::Use:
       diag(F.Loc, "%select{variable|member}0 '%1' is a %2 %select{called|"
                   "copied}3 in %4 %select{function '%6'|lambda}5, but its "
                   "host-only code cannot run on the device; %7")
-          << isa<FieldDecl>(F.Decl) << F.Decl->getName()
-          << F.Found.FunctionType << F.Copied << Ctx.Space << Ctx.IsLambda
-          << Ctx.Name << UseTemplateInstead;
+          << isa<FieldDecl>(F.Decl) << F.Decl->getName() << F.Found.FunctionType
+          << F.Copied << Ctx.Space << Ctx.IsLambda << Ctx.Name
+          << UseTemplateInstead;
       break;
     case Finding::Temporary:
       diag(F.Loc, "%0 created in %1 %select{function '%3'|lambda}2, but its "
@@ -454,8 +455,7 @@ void StdFunctionInDeviceCodeCheck::checkDeviceBody(const FunctionDecl &Function,
           << Ctx.Space << Ctx.IsLambda << Ctx.Name
           << F.Callee->getNameAsString() << F.Found.FunctionType
           << UseTemplateInstead;
-      diag(F.CalleeUse,
-           "%select{%0 used here|call to '%2' reaches %0 here}1",
+      diag(F.CalleeUse, "%select{%0 used here|call to '%2' reaches %0 here}1",
            DiagnosticIDs::Note)
           << F.Found.FunctionType << (F.Through != nullptr)
           << (F.Through ? F.Through->getNameAsString() : std::string());
@@ -483,11 +483,13 @@ void StdFunctionInDeviceCodeCheck::checkLaunch(
     if (!Found || isInsideClosure(*Found))
       continue;
     diag(Launch.getArg(I)->getBeginLoc(),
-         "argument to kernel '%0' %select{is|points to|holds}1 a %2%select{|| in "
-         "member '%3'}1, whose host-only code cannot run on the device; pass the "
+         "argument to kernel '%0' %select{is|points to|holds}1 a %2%select{|| "
+         "in "
+         "member '%3'}1, whose host-only code cannot run on the device; pass "
+         "the "
          "callable itself (a lambda or functor) instead")
-        << Kernel->getNameAsString() << Found->How
-        << Found->FunctionType << Found->memberPath();
+        << Kernel->getNameAsString() << Found->How << Found->FunctionType
+        << Found->memberPath();
   }
 }
 

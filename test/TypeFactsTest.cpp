@@ -1,5 +1,5 @@
-#include "CudaAST.h"
 #include "utils/TypeFacts.h"
+#include "CudaAST.h"
 #include "gtest/gtest.h"
 
 using namespace clang;

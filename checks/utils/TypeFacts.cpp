@@ -24,8 +24,7 @@ bool isStdFunction(QualType Type) {
     return isStdFunctionClass(*Record);
   // A dependent specialization has no record yet.
   if (const auto *Spec = Type->getAs<TemplateSpecializationType>())
-    return isStdFunctionTemplate(
-        Spec->getTemplateName().getAsTemplateDecl());
+    return isStdFunctionTemplate(Spec->getTemplateName().getAsTemplateDecl());
   return false;
 }
 
@@ -54,9 +53,8 @@ static QualType stripArrays(QualType Type) {
   return Type;
 }
 
-static bool
-findInClass(const CXXRecordDecl *Record, StdFunctionInType &Found,
-            llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Visited) {
+static bool findInClass(const CXXRecordDecl *Record, StdFunctionInType &Found,
+                        llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Visited) {
   if (!Record || !Record->hasDefinition())
     return false;
   Record = Record->getDefinition();
