@@ -7,6 +7,7 @@
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
+#include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy {
@@ -21,6 +22,8 @@ public:
         "cuda-host-variable-in-device-code");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
+    CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(
+        "cuda-std-function-in-device-code");
   }
 };
 

@@ -1,0 +1,109 @@
+//===--- TypeFacts.cpp - cuda-lambda-tidy -------------------------------===//
+
+#include "TypeFacts.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace clang::tidy::cuda::utils {
+
+static bool isStdFunctionTemplate(const TemplateDecl *Template) {
+  return Template && Template->getName() == "function" &&
+         Template->isInStdNamespace();
+}
+
+bool isStdFunctionClass(const CXXRecordDecl &Record) {
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Record);
+  return Spec && isStdFunctionTemplate(Spec->getSpecializedTemplate());
+}
+
+bool isStdFunction(QualType Type) {
+  if (Type.isNull())
+    return false;
+  if (const auto *Record = Type->getAsCXXRecordDecl())
+    return isStdFunctionClass(*Record);
+  // A dependent specialization has no record yet.
+  if (const auto *Spec = Type->getAs<TemplateSpecializationType>())
+    return isStdFunctionTemplate(Spec->getTemplateName().getAsTemplateDecl());
+  return false;
+}
+
+std::string StdFunctionInType::memberPath() const {
+  std::string Path;
+  for (const FieldDecl *Member : Members) {
+    if (!Path.empty())
+      Path += '.';
+    Path += Member->getName();
+  }
+  return Path;
+}
+
+/// The type as diagnostics should name it: without aliases, except in a
+/// template's pattern, where the canonical form would name the template
+/// parameters by position.
+static QualType spelledType(QualType Type) {
+  if (Type->isDependentType())
+    return Type.getLocalUnqualifiedType();
+  return Type.getCanonicalType().getUnqualifiedType();
+}
+
+static QualType stripArrays(QualType Type) {
+  while (const ArrayType *Array = Type->getAsArrayTypeUnsafe())
+    Type = Array->getElementType();
+  return Type;
+}
+
+static bool findInClass(const CXXRecordDecl *Record, StdFunctionInType &Found,
+                        llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Visited) {
+  if (!Record || !Record->hasDefinition())
+    return false;
+  Record = Record->getDefinition();
+  if (!Visited.insert(Record).second)
+    return false;
+  for (const FieldDecl *Field : Record->fields()) {
+    QualType FieldType = stripArrays(Field->getType());
+    Found.Members.push_back(Field);
+    if (isStdFunction(FieldType)) {
+      Found.FunctionType = spelledType(FieldType);
+      return true;
+    }
+    if (findInClass(FieldType->getAsCXXRecordDecl(), Found, Visited))
+      return true;
+    Found.Members.pop_back();
+  }
+  for (const CXXBaseSpecifier &Base : Record->bases())
+    if (findInClass(Base.getType()->getAsCXXRecordDecl(), Found, Visited))
+      return true;
+  return false;
+}
+
+std::optional<StdFunctionInType> findStdFunctionIn(QualType Type) {
+  if (Type.isNull())
+    return std::nullopt;
+  QualType Pointee = Type.getNonReferenceType();
+  bool Indirect = false;
+  while (true) {
+    if (const ArrayType *Array = Pointee->getAsArrayTypeUnsafe())
+      Pointee = Array->getElementType();
+    else if (const auto *Pointer = Pointee->getAs<PointerType>())
+      Pointee = Pointer->getPointeeType();
+    else
+      break;
+    Indirect = true;
+  }
+  if (isStdFunction(Pointee))
+    return StdFunctionInType{spelledType(Pointee),
+                             Indirect ? StdFunctionInType::Pointee
+                                      : StdFunctionInType::Itself,
+                             {}};
+  if (Type->isReferenceType())
+    return std::nullopt;
+  StdFunctionInType Found;
+  Found.How = StdFunctionInType::Member;
+  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Visited;
+  if (findInClass(stripArrays(Type)->getAsCXXRecordDecl(), Found, Visited))
+    return Found;
+  return std::nullopt;
+}
+
+} // namespace clang::tidy::cuda::utils

@@ -1,0 +1,54 @@
+//===--- TypeFacts.h - cuda-lambda-tidy ---------------------------------===//
+//
+// Facts about types that decide whether a value can live on the device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_UTILS_TYPEFACTS_H
+#define CUDA_LAMBDA_TIDY_UTILS_TYPEFACTS_H
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Type.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace clang::tidy::cuda::utils {
+
+/// Whether \p Type, after sugar and qualifiers, is a specialization of
+/// `std::function` (also a dependent one, `std::function<T(T)>`, in a
+/// template's pattern). libc++'s inline namespace counts as `std`.
+bool isStdFunction(QualType Type);
+
+/// Whether \p Record is a specialization of `std::function`.
+bool isStdFunctionClass(const CXXRecordDecl &Record);
+
+/// Where a `std::function` sits inside a type.
+struct StdFunctionInType {
+  /// The `std::function` specialization found.
+  QualType FunctionType;
+  /// How the type reaches it.
+  enum HowT {
+    Itself,  ///< the type is the std::function, or a reference to it
+    Pointee, ///< through pointers or arrays
+    Member,  ///< a data member of a class held by value
+  } How = Itself;
+  /// The data members from the outer type down to the `std::function`,
+  /// empty unless \c How is \c Member.
+  llvm::SmallVector<const FieldDecl *, 2> Members;
+
+  bool isMember() const { return How == Member; }
+  /// "inner.fn": the member path, for diagnostics.
+  std::string memberPath() const;
+};
+
+/// The first `std::function` in \p Type: the type itself, through
+/// references, pointers and arrays; or, in a class held by value (or an
+/// array of it), a data member or base class member, recursively through
+/// members held by value. A class reached only through a reference or a
+/// pointer does not count: its members stay where they are.
+std::optional<StdFunctionInType> findStdFunctionIn(QualType Type);
+
+} // namespace clang::tidy::cuda::utils
+
+#endif
