@@ -4,6 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LambdaGenericHostDeviceCheck.h"
+#include "LambdaInDeducedReturnFunctionCheck.h"
+#include "LambdaInitCaptureCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -13,6 +16,12 @@ namespace cuda {
 class CudaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<LambdaGenericHostDeviceCheck>(
+        "cuda-lambda-generic-host-device");
+    CheckFactories.registerCheck<LambdaInDeducedReturnFunctionCheck>(
+        "cuda-lambda-in-deduced-return-function");
+    CheckFactories.registerCheck<LambdaInitCaptureCheck>(
+        "cuda-lambda-init-capture");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
   }
