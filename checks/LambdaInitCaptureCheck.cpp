@@ -63,7 +63,7 @@ static bool isRedundantInitCapture(const LambdaExpr &Lambda,
   // stop compiling.
   if (Lambda.isMutable() && Type.isConstQualified())
     return false;
-  // `[=, x]` is ill-formed before C++20.
+  // `[=, x]` is ill-formed (C++17 and C++20 alike).
   return Lambda.getCaptureDefault() != LCD_ByCopy;
 }
 
@@ -90,10 +90,17 @@ void LambdaInitCaptureCheck::check(const MatchFinder::MatchResult &Result) {
     if (!Redundant || Capture.getLocation().isMacroID())
       continue;
     // `x = x` becomes `x`: remove everything after the name.
+    SourceLocation LastToken = Var->getInit()->getEndLoc();
+    // `x(x)` of a scalar records no parentheses in the AST.
+    if (Var->getInitStyle() == VarDecl::CallInit)
+      if (std::optional<Token> Next =
+              Lexer::findNextToken(LastToken, SM, LangOpts);
+          Next && Next->is(tok::r_paren))
+        LastToken = Next->getLocation();
     SourceLocation NameEnd = Lexer::getLocForEndOfToken(Capture.getLocation(),
                                                         0, SM, LangOpts);
     SourceLocation InitEnd =
-        Lexer::getLocForEndOfToken(Var->getEndLoc(), 0, SM, LangOpts);
+        Lexer::getLocForEndOfToken(LastToken, 0, SM, LangOpts);
     if (NameEnd.isInvalid() || InitEnd.isInvalid() || NameEnd.isMacroID() ||
         InitEnd.isMacroID())
       continue;
