@@ -20,8 +20,13 @@ void LambdaGenericHostDeviceCheck::registerMatchers(MatchFinder *Finder) {
 
 namespace {
 /// How a lambda became generic, in the order of the diagnostic's %select.
-enum class GenericForm { NamedAuto, UnnamedAuto, NamedPack, UnnamedPack,
-                         TemplateList };
+enum class GenericForm {
+  NamedAuto,
+  UnnamedAuto,
+  NamedPack,
+  UnnamedPack,
+  TemplateList
+};
 } // namespace
 
 void LambdaGenericHostDeviceCheck::check(

@@ -39,7 +39,8 @@ void LambdaInDeducedReturnFunctionCheck::check(
       utils::enclosingFunctionOf(*Lambda);
   const FunctionDecl *Function = Enclosing.Function;
   // The return type as written: `auto` stays `auto` after deduction.
-  if (!Function || !Function->getDeclaredReturnType()->getContainedDeducedType())
+  if (!Function ||
+      !Function->getDeclaredReturnType()->getContainedDeducedType())
     return;
 
   diag(Lambda->getBeginLoc(),

@@ -25,8 +25,8 @@ static const VarDecl *namedVariable(const Expr *Init) {
     return nullptr;
   Init = Init->IgnoreImplicit();
   if (const auto *List = dyn_cast<InitListExpr>(Init))
-    Init = List->getNumInits() == 1 ? List->getInit(0)->IgnoreImplicit()
-                                    : nullptr;
+    Init =
+        List->getNumInits() == 1 ? List->getInit(0)->IgnoreImplicit() : nullptr;
   else if (const auto *Parens = dyn_cast<ParenListExpr>(Init))
     Init = Parens->getNumExprs() == 1 ? Parens->getExpr(0)->IgnoreImplicit()
                                       : nullptr;
@@ -97,8 +97,8 @@ void LambdaInitCaptureCheck::check(const MatchFinder::MatchResult &Result) {
               Lexer::findNextToken(LastToken, SM, LangOpts);
           Next && Next->is(tok::r_paren))
         LastToken = Next->getLocation();
-    SourceLocation NameEnd = Lexer::getLocForEndOfToken(Capture.getLocation(),
-                                                        0, SM, LangOpts);
+    SourceLocation NameEnd =
+        Lexer::getLocForEndOfToken(Capture.getLocation(), 0, SM, LangOpts);
     SourceLocation InitEnd =
         Lexer::getLocForEndOfToken(LastToken, 0, SM, LangOpts);
     if (NameEnd.isInvalid() || InitEnd.isInvalid() || NameEnd.isMacroID() ||
