@@ -6,6 +6,9 @@
 
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
+#include "LambdaGenericHostDeviceCheck.h"
+#include "LambdaInDeducedReturnFunctionCheck.h"
+#include "LambdaInitCaptureCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -20,6 +23,12 @@ public:
         "cuda-extended-lambda-flag");
     CheckFactories.registerCheck<HostVariableInDeviceCodeCheck>(
         "cuda-host-variable-in-device-code");
+    CheckFactories.registerCheck<LambdaGenericHostDeviceCheck>(
+        "cuda-lambda-generic-host-device");
+    CheckFactories.registerCheck<LambdaInDeducedReturnFunctionCheck>(
+        "cuda-lambda-in-deduced-return-function");
+    CheckFactories.registerCheck<LambdaInitCaptureCheck>(
+        "cuda-lambda-init-capture");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
     CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(
