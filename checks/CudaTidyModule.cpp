@@ -4,6 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LambdaCaptureTypeCheck.h"
+#include "LambdaFunctionPointerConversionCheck.h"
+#include "LambdaIfConstexprCaptureCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -13,6 +16,12 @@ namespace cuda {
 class CudaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<LambdaCaptureTypeCheck>(
+        "cuda-lambda-capture-type");
+    CheckFactories.registerCheck<LambdaFunctionPointerConversionCheck>(
+        "cuda-lambda-function-pointer-conversion");
+    CheckFactories.registerCheck<LambdaIfConstexprCaptureCheck>(
+        "cuda-lambda-if-constexpr-capture");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
   }
