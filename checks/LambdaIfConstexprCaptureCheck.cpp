@@ -87,7 +87,7 @@ void LambdaIfConstexprCaptureCheck::check(
       continue;
     auto Diag = diag(Use.Loc, "extended %0 lambda first captures '%1' inside "
                               "an 'if constexpr', which nvcc rejects; list "
-                              "the captures explicitly, as in '[%2]', or name "
+                              "the captures explicitly, as in '[%2]', or use "
                               "'%1' before the 'if constexpr'")
                 << KindName << Entity{Use.Var}.spelling() << Explicit;
     // One replacement per lambda: the diagnostics of its other variables
