@@ -15,10 +15,10 @@ namespace clang::tidy::cuda {
 void LambdaCaptureTypeCheck::registerMatchers(MatchFinder *Finder) {
   // Instantiations too: a capture's type may become local only once a
   // template argument is substituted (`g(Local{})` with `[t]`).
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()))
-                         .bind("lambda"),
-                     this);
+  Finder->addMatcher(
+      lambdaExpr(utils::isExtendedLambda(), unless(isExpansionInSystemHeader()))
+          .bind("lambda"),
+      this);
 }
 
 bool LambdaCaptureTypeCheck::firstReport(SourceLocation Loc, Problem Kind) {

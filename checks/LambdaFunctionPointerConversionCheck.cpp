@@ -41,7 +41,8 @@ void LambdaFunctionPointerConversionCheck::check(
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (!utils::runsOnHost(utils::executionSpaceOf(*Function)))
     return;
-  const LambdaExpr *Lambda = lambdaOf(*Conversion->getParent(), *Result.Context);
+  const LambdaExpr *Lambda =
+      lambdaOf(*Conversion->getParent(), *Result.Context);
   if (!Lambda ||
       utils::extendedLambdaKindOf(*Lambda) != utils::ExtendedLambdaKind::Device)
     return;

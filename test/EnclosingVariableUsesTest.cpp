@@ -1,5 +1,5 @@
-#include "CudaAST.h"
 #include "utils/EnclosingVariableUses.h"
+#include "CudaAST.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -11,8 +11,9 @@ namespace {
 
 /// The uses in the lambda assigned to \p Var, as "name" or "name@constexpr".
 std::vector<std::string> usesIn(ASTUnit &AST, const std::string &Var) {
-  const auto *L = findFirst<LambdaExpr>(
-      AST, lambdaExpr(isExpansionInMainFile(), hasParent(varDecl(hasName(Var)))));
+  const auto *L =
+      findFirst<LambdaExpr>(AST, lambdaExpr(isExpansionInMainFile(),
+                                            hasParent(varDecl(hasName(Var)))));
   EXPECT_NE(L, nullptr) << Var;
   std::vector<std::string> Result;
   if (!L)

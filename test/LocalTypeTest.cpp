@@ -1,5 +1,5 @@
-#include "CudaAST.h"
 #include "utils/LocalType.h"
+#include "CudaAST.h"
 #include "gtest/gtest.h"
 
 using namespace clang;
@@ -11,7 +11,8 @@ namespace {
 
 /// The name of the local type found in the type of variable \p Var, or "".
 std::string localTypeIn(ASTUnit &AST, const std::string &Var) {
-  const auto *D = findFirst<VarDecl>(AST, varDecl(hasName(Var), isExpansionInMainFile()));
+  const auto *D =
+      findFirst<VarDecl>(AST, varDecl(hasName(Var), isExpansionInMainFile()));
   EXPECT_NE(D, nullptr) << Var;
   if (!D)
     return "";

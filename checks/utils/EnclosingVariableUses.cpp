@@ -53,8 +53,9 @@ public:
 
   // A local class's members have their own `this` and capture nothing.
   bool TraverseCXXRecordDecl(CXXRecordDecl *Record) {
-    return Record->isLambda() ? RecursiveASTVisitor::TraverseCXXRecordDecl(Record)
-                              : true;
+    return Record->isLambda()
+               ? RecursiveASTVisitor::TraverseCXXRecordDecl(Record)
+               : true;
   }
 
 private:

@@ -66,7 +66,8 @@ const TagDecl *findFunctionLocalType(QualType Type) {
   if (const auto *Array = dyn_cast<ArrayType>(Canonical))
     return findFunctionLocalType(Array->getElementType());
   if (const auto *MemberPointer = dyn_cast<MemberPointerType>(Canonical)) {
-    if (const CXXRecordDecl *Class = MemberPointer->getMostRecentCXXRecordDecl())
+    if (const CXXRecordDecl *Class =
+            MemberPointer->getMostRecentCXXRecordDecl())
       if (const TagDecl *Found = findInTag(*Class))
         return Found;
     return MemberPointer->getPointeeType()->isFunctionType()
