@@ -9,6 +9,9 @@
 #include "LambdaGenericHostDeviceCheck.h"
 #include "LambdaInDeducedReturnFunctionCheck.h"
 #include "LambdaInitCaptureCheck.h"
+#include "LambdaCaptureTypeCheck.h"
+#include "LambdaFunctionPointerConversionCheck.h"
+#include "LambdaIfConstexprCaptureCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -29,6 +32,12 @@ public:
         "cuda-lambda-in-deduced-return-function");
     CheckFactories.registerCheck<LambdaInitCaptureCheck>(
         "cuda-lambda-init-capture");
+    CheckFactories.registerCheck<LambdaCaptureTypeCheck>(
+        "cuda-lambda-capture-type");
+    CheckFactories.registerCheck<LambdaFunctionPointerConversionCheck>(
+        "cuda-lambda-function-pointer-conversion");
+    CheckFactories.registerCheck<LambdaIfConstexprCaptureCheck>(
+        "cuda-lambda-if-constexpr-capture");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
     CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(

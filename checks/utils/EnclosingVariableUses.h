@@ -1,0 +1,42 @@
+//===--- EnclosingVariableUses.h - cuda-lambda-tidy ---------------------===//
+//
+// The names in a lambda's body that refer to the enclosing function's local
+// variables or to its `this`: what a capture default may capture, read from
+// the source as nvcc reads it (also in template patterns, where clang has not
+// worked out the implicit captures yet).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_UTILS_ENCLOSINGVARIABLEUSES_H
+#define CUDA_LAMBDA_TIDY_UTILS_ENCLOSINGVARIABLEUSES_H
+
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::tidy::cuda::utils {
+
+struct EnclosingVariableUse {
+  /// The variable named, or null for a use of `this` (written, or implied
+  /// by a member's name).
+  const VarDecl *Var = nullptr;
+  /// Where it is named.
+  SourceLocation Loc;
+  /// Whether the name is inside an `if constexpr` (its condition, either
+  /// branch or its init-statement) within the lambda's body, nested lambdas
+  /// included.
+  bool InIfConstexpr = false;
+};
+
+/// Every name in \p Lambda's body, nested lambdas included, that refers to a
+/// variable with automatic storage declared outside \p Lambda, or to `this`,
+/// in the order they are written. Names in unevaluated operands (`sizeof`,
+/// `alignof`, `decltype`, `noexcept`, an unevaluated `typeid`) are left out;
+/// names of constants are kept: nvcc 13 counts them as captures even where
+/// the language does not odr-use them. Local classes inside the body are not
+/// searched.
+llvm::SmallVector<EnclosingVariableUse, 8>
+enclosingVariableUsesOf(const LambdaExpr &Lambda);
+
+} // namespace clang::tidy::cuda::utils
+
+#endif

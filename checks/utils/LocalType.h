@@ -1,0 +1,33 @@
+//===--- LocalType.h - cuda-lambda-tidy ---------------------------------===//
+//
+// Types local to a function, which nvcc cannot name in the code it generates
+// for an extended lambda's captures.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_UTILS_LOCALTYPE_H
+#define CUDA_LAMBDA_TIDY_UTILS_LOCALTYPE_H
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Type.h"
+
+namespace clang::tidy::cuda::utils {
+
+/// Whether \p Tag is declared inside a function (also inside a class that is
+/// itself inside a function), as is the closure type of a lambda written in
+/// a function.
+bool isFunctionLocalType(const TagDecl &Tag);
+
+/// The first type local to a function that nvcc would have to name when it
+/// writes \p Type into its generated code, or null. Looks through typedefs,
+/// pointers, references, arrays, member pointers (both the class and the
+/// member's type), template arguments and the classes around a nested class,
+/// but not into function types: nvcc 13 accepts `void (*)(Local *)`.
+/// Closure types of lambdas annotated `__device__` are not counted: nvcc
+/// replaces them with its own wrapper templates and accepts them.
+/// Dependent types have no answer yet: null.
+const TagDecl *findFunctionLocalType(QualType Type);
+
+} // namespace clang::tidy::cuda::utils
+
+#endif

@@ -1,0 +1,73 @@
+#include "utils/LocalType.h"
+#include "CudaAST.h"
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::tidy::cuda::utils;
+using namespace cuda_lambda_tidy::test;
+
+namespace {
+
+/// The name of the local type found in the type of variable \p Var, or "".
+std::string localTypeIn(ASTUnit &AST, const std::string &Var) {
+  const auto *D =
+      findFirst<VarDecl>(AST, varDecl(hasName(Var), isExpansionInMainFile()));
+  EXPECT_NE(D, nullptr) << Var;
+  if (!D)
+    return "";
+  const TagDecl *Found = findFunctionLocalType(D->getType());
+  if (!Found)
+    return "";
+  return Found->getName().empty() ? "<closure>" : Found->getName().str();
+}
+
+TEST(LocalTypeTest, FindsLocalTypesWhereNvccLooks) {
+  auto AST = parseCuda(R"cu(
+    template <typename T> struct Box { T value; struct Inner {}; };
+    struct Global { struct Member {}; };
+    void f() {
+      struct S { int v; };
+      enum E { A };
+      struct Outer { struct In {}; };
+      S s; E e = A; S arr[2]; S *ptr; int S::*member;
+      Box<S> boxed; Box<S>::Inner inner; Outer::In in;
+      auto plain = [] {};
+      auto dev = [] __device__ {};
+      Box<decltype(plain)> boxed_closure;
+      void (*callback)(S *); S (*factory)();
+      Global g; Global::Member m; Box<int> bi; int i;
+      using Alias = S; Alias alias;
+    }
+  )cu");
+  ASSERT_TRUE(AST);
+  EXPECT_EQ(localTypeIn(*AST, "s"), "S");
+  EXPECT_EQ(localTypeIn(*AST, "e"), "E");
+  EXPECT_EQ(localTypeIn(*AST, "arr"), "S");
+  EXPECT_EQ(localTypeIn(*AST, "ptr"), "S");
+  EXPECT_EQ(localTypeIn(*AST, "member"), "S");
+  EXPECT_EQ(localTypeIn(*AST, "boxed"), "S");
+  EXPECT_EQ(localTypeIn(*AST, "inner"), "S");
+  EXPECT_EQ(localTypeIn(*AST, "in"), "In");
+  EXPECT_EQ(localTypeIn(*AST, "plain"), "<closure>");
+  EXPECT_EQ(localTypeIn(*AST, "boxed_closure"), "<closure>");
+  EXPECT_EQ(localTypeIn(*AST, "alias"), "S");
+  // nvcc names these: extended closures, function types, non-local types.
+  EXPECT_EQ(localTypeIn(*AST, "dev"), "");
+  EXPECT_EQ(localTypeIn(*AST, "callback"), "");
+  EXPECT_EQ(localTypeIn(*AST, "factory"), "");
+  EXPECT_EQ(localTypeIn(*AST, "g"), "");
+  EXPECT_EQ(localTypeIn(*AST, "m"), "");
+  EXPECT_EQ(localTypeIn(*AST, "bi"), "");
+  EXPECT_EQ(localTypeIn(*AST, "i"), "");
+}
+
+TEST(LocalTypeTest, DependentTypesHaveNoAnswer) {
+  auto AST = parseCuda(R"cu(
+    template <typename T> void f(T t) { T copy = t; }
+  )cu");
+  ASSERT_TRUE(AST);
+  EXPECT_EQ(localTypeIn(*AST, "copy"), "");
+}
+
+} // namespace
