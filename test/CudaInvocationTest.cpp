@@ -101,4 +101,14 @@ TEST(CudaInvocationTest, NoToolkitAddsNoCudaFlags) {
             (Args{"k.cu", "--"}));
 }
 
+TEST(CudaInvocationTest, ResourceDirForEveryCommand) {
+  EXPECT_EQ(withResourceDir({"k.cu", "--", "-DX"}, "/usr/lib/llvm-22/lib/clang/22"),
+            (Args{"--extra-arg-before=-resource-dir=/usr/lib/llvm-22/lib/clang/22",
+                  "k.cu", "--", "-DX"}));
+  Args Own = {"k.cu", "--", "-resource-dir=/mine"};
+  EXPECT_EQ(withResourceDir(Own, "/usr/lib/llvm-22/lib/clang/22"), Own);
+  Args NoFiles = {"--list-checks"};
+  EXPECT_EQ(withResourceDir(NoFiles, "/r"), NoFiles);
+}
+
 } // namespace

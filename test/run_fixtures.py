@@ -240,6 +240,9 @@ def main():
     parser.add_argument("--clang-tidy", default="clang-tidy-22")
     parser.add_argument("--plugin", help="libCudaLambdaTidy.so")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--compiler-arg", action="append", default=[],
+                        help="a compiler flag added to every fixture's RUN-ARGS "
+                             "(e.g. --cuda-host-only to lint the host pass)")
     parser.add_argument("paths", nargs="+", help="fixture files or directories")
     args = parser.parse_args()
 
@@ -253,6 +256,8 @@ def main():
     route = Route(args)
     work = lint_fixture if args.mode == "lint" else nvcc_fixture
     fixtures = [parse_fixture(f) for f in files]
+    for fixture in fixtures:
+        fixture.run_args += args.compiler_arg
     passed = failed = skipped = 0
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         outcomes = pool.map(lambda f: (f, work(f, route)), fixtures)

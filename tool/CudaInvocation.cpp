@@ -133,4 +133,18 @@ rewriteCommandLine(llvm::ArrayRef<std::string> Args,
   return Result;
 }
 
+std::vector<std::string> withResourceDir(llvm::ArrayRef<std::string> Args,
+                                         llvm::StringRef ResourceDir) {
+  bool UserSetOne = llvm::any_of(Args, [](const std::string &Arg) {
+    return llvm::StringRef(Arg).contains("-resource-dir");
+  });
+  ToolCommandLine CommandLine = parseToolCommandLine(Args);
+  if (UserSetOne || ResourceDir.empty() || CommandLine.SourcePaths.empty())
+    return Args.vec();
+  std::vector<std::string> Result = {
+      ("--extra-arg-before=-resource-dir=" + ResourceDir).str()};
+  Result.insert(Result.end(), Args.begin(), Args.end());
+  return Result;
+}
+
 } // namespace cuda_lambda_tidy

@@ -56,6 +56,13 @@ rewriteCommandLine(llvm::ArrayRef<std::string> Args,
                    const std::optional<CudaToolkit> &Toolkit,
                    bool CompileDatabaseFound);
 
+/// \p Args with clang's resource directory (builtin headers and the CUDA
+/// wrapper headers) set to \p ResourceDir for every compile command, unless
+/// the user set one. Our binary does not live next to clang's resources, so
+/// clang's guess from the executable's path would be wrong.
+std::vector<std::string> withResourceDir(llvm::ArrayRef<std::string> Args,
+                                         llvm::StringRef ResourceDir);
+
 } // namespace cuda_lambda_tidy
 
 #endif

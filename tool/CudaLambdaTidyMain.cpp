@@ -76,7 +76,8 @@ int main(int argc, const char **argv) {
       findCudaToolkit(ToolkitEnvironment::real());
 
   std::vector<std::string> Rewritten =
-      rewriteCommandLine(Args, Toolkit, CompileDatabaseFound);
+      withResourceDir(rewriteCommandLine(Args, Toolkit, CompileDatabaseFound),
+                      CLANG_RESOURCE_DIR);
   std::vector<const char *> TidyArgv = {argv[0]};
   for (const std::string &Arg : Rewritten)
     TidyArgv.push_back(Arg.c_str());
