@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LambdaEnclosingFunctionCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -13,6 +14,8 @@ namespace cuda {
 class CudaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<LambdaEnclosingFunctionCheck>(
+        "cuda-lambda-enclosing-function");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
   }
