@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LambdaEnclosingFunctionCheck.h"
+#include "LambdaEnclosingTemplateCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -16,6 +17,8 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<LambdaEnclosingFunctionCheck>(
         "cuda-lambda-enclosing-function");
+    CheckFactories.registerCheck<LambdaEnclosingTemplateCheck>(
+        "cuda-lambda-enclosing-template");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
   }
