@@ -173,8 +173,9 @@ void LambdaEnclosingFunctionCheck::check(
                 "member function %2, but nvcc must name its enclosing function "
                 "from outside the class; make %2 public")
           << KindName << IsProtected << Function;
-      diag(Declared->getLocation(), "%0 declared %select{private|protected}1 "
-                                    "here",
+      diag(Declared->getLocation(),
+           "%0 declared %select{private|protected}1 "
+           "here",
            DiagnosticIDs::Note)
           << Function << IsProtected;
       return;

@@ -241,8 +241,8 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
               "lambda __device__ or __host__ __device__, or use a functor "
               "declared outside any function|make the type public|make the "
               "type public}3")
-      << IsClass << Template << Found->Decl
-      << Problem << utils::spelling(utils::extendedLambdaKindOf(Lambda));
+      << IsClass << Template << Found->Decl << Problem
+      << utils::spelling(utils::extendedLambdaKindOf(Lambda));
   diag(Lambda.getBeginLoc(), "extended %0 lambda defined here",
        DiagnosticIDs::Note)
       << utils::spelling(utils::extendedLambdaKindOf(Lambda));
