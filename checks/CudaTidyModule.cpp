@@ -12,6 +12,8 @@
 #include "LambdaCaptureTypeCheck.h"
 #include "LambdaFunctionPointerConversionCheck.h"
 #include "LambdaIfConstexprCaptureCheck.h"
+#include "LambdaEnclosingFunctionCheck.h"
+#include "LambdaEnclosingTemplateCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -38,6 +40,10 @@ public:
         "cuda-lambda-function-pointer-conversion");
     CheckFactories.registerCheck<LambdaIfConstexprCaptureCheck>(
         "cuda-lambda-if-constexpr-capture");
+    CheckFactories.registerCheck<LambdaEnclosingFunctionCheck>(
+        "cuda-lambda-enclosing-function");
+    CheckFactories.registerCheck<LambdaEnclosingTemplateCheck>(
+        "cuda-lambda-enclosing-template");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
     CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(

@@ -91,9 +91,28 @@ TEST(ExtendedLambdaTest, EnclosingFunctionSkipsLambdas) {
   // Innermost first: b's call operator (annotated), then a's (plain).
   EXPECT_TRUE(hasExplicitDeviceAttr(*Enclosing.LambdasBetween[0]));
   EXPECT_FALSE(hasExplicitDeviceAttr(*Enclosing.LambdasBetween[1]));
-  // A lambda inside an extended lambda is itself extended (and, for nvcc,
-  // an error that cuda-lambda-enclosing-function reports).
-  EXPECT_EQ(extendedLambdaKindOf(*Innermost), ExtendedLambdaKind::Device);
+  // The body of a __device__ lambda is device code: an annotated lambda in
+  // it is not extended (nvcc accepts it).
+  EXPECT_EQ(extendedLambdaKindOf(*Innermost), ExtendedLambdaKind::None);
+}
+
+TEST(ExtendedLambdaTest, InsideHostDeviceLambdaStillExtended) {
+  auto AST = parseCuda(R"cu(
+    void outer_fn() {
+      auto hd = [] __host__ __device__ {
+        auto in_hd = [] __device__ {};
+      };
+      auto dev = [] __device__ {
+        auto in_dev = [] __host__ __device__ {};
+      };
+      auto plain = [] { auto in_plain = [] __device__ {}; };
+    }
+  )cu");
+  ASSERT_TRUE(AST);
+  // nvcc rejects this one; cuda-lambda-enclosing-function reports it.
+  EXPECT_EQ(kindOf(*AST, "in_hd"), ExtendedLambdaKind::Device);
+  EXPECT_EQ(kindOf(*AST, "in_dev"), ExtendedLambdaKind::None);
+  EXPECT_EQ(kindOf(*AST, "in_plain"), ExtendedLambdaKind::Device);
 }
 
 TEST(ExtendedLambdaTest, MemberFunctionIsTheEnclosingFunction) {

@@ -34,9 +34,16 @@ ExtendedLambdaKind extendedLambdaKindOf(const LambdaExpr &Lambda) {
   ExtendedLambdaKind Annotation = annotationOf(Lambda);
   if (Annotation == ExtendedLambdaKind::None)
     return Annotation;
-  const FunctionDecl *Enclosing = enclosingFunctionOf(Lambda).Function;
+  EnclosingFunction Around = enclosingFunctionOf(Lambda);
+  const FunctionDecl *Enclosing = Around.Function;
   if (!Enclosing)
     return ExtendedLambdaKind::None;
+  // The body of a `__device__` lambda is device code: an annotated lambda
+  // inside it is an ordinary device lambda (nvcc accepts it, and
+  // __nv_is_extended_device_lambda_closure_type is false for it).
+  for (const CXXMethodDecl *Between : Around.LambdasBetween)
+    if (hasExplicitDeviceAttr(*Between) && !hasExplicitHostAttr(*Between))
+      return ExtendedLambdaKind::None;
   ExecutionSpace Space = executionSpaceOf(*Enclosing);
   if (Space == ExecutionSpace::Device || Space == ExecutionSpace::Global)
     return ExtendedLambdaKind::None;

@@ -39,8 +39,9 @@ EnclosingFunction enclosingFunctionOf(const LambdaExpr &Lambda);
 /// Whether \p Lambda is an extended lambda, and of which kind: annotated with
 /// `__device__` or `__host__ __device__` and defined inside a function that is
 /// host or host-device code. A lambda inside a `__device__` or `__global__`
-/// function is not extended, annotated or not; nor is one outside any
-/// function.
+/// function, or inside a `__device__` lambda, is not extended, annotated or
+/// not; nor is one outside any function. One inside a `__host__ __device__`
+/// extended lambda counts as extended (nvcc rejects it).
 ExtendedLambdaKind extendedLambdaKindOf(const LambdaExpr &Lambda);
 
 inline bool isExtendedLambda(const LambdaExpr &Lambda) {

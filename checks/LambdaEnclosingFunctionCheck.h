@@ -1,0 +1,27 @@
+//===--- LambdaEnclosingFunctionCheck.h - cuda-lambda-tidy --------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_LAMBDAENCLOSINGFUNCTIONCHECK_H
+#define CUDA_LAMBDA_TIDY_LAMBDAENCLOSINGFUNCTIONCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace clang::tidy::cuda {
+
+/// Flags extended lambdas whose enclosing function nvcc cannot name or take
+/// the address of (H08): nested in an extended __host__ __device__ lambda or
+/// in a generic lambda, nested in a lambda outside any function, defined in a
+/// constructor or destructor, in a private or protected member function, or in
+/// a member function of a private, protected, unnamed or local class.
+class LambdaEnclosingFunctionCheck : public ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
