@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LambdaReferenceCaptureCheck.h"
+#include "LambdaThisCaptureCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy {
@@ -15,6 +16,8 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
+    CheckFactories.registerCheck<LambdaThisCaptureCheck>(
+        "cuda-lambda-this-capture");
   }
 };
 
