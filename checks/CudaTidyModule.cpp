@@ -16,6 +16,7 @@
 #include "LambdaEnclosingTemplateCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
+#include "LambdaThisCaptureCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy {
@@ -48,6 +49,8 @@ public:
         "cuda-lambda-reference-capture");
     CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(
         "cuda-std-function-in-device-code");
+    CheckFactories.registerCheck<LambdaThisCaptureCheck>(
+        "cuda-lambda-this-capture");
   }
 };
 

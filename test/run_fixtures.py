@@ -8,12 +8,18 @@ A fixture is a CUDA source whose comments state what must happen to it:
   // CHECK-FIXES: <a line of the file as it must read after --fix>
   // RUN-ARGS: <compiler flags for this fixture, e.g. -std=c++14>
   // CHECKS: <the --checks value; default '-*,cuda-*', every check of ours>
+  // TIDY-ARGS: <one linter argument, e.g. --config={CheckOptions: {cuda-lambda-this-capture.StrictHostDevice: false}}>
   // NVCC: rejected "<substring of nvcc's error>" | accepted | accepted-but-wrong-at-run-time
   // NVCC-ARGS: <extra nvcc flags for this fixture, e.g. -rdc=true>
   // NVCC-FLAGS-REMOVE: <flags left out of the runner's own nvcc flags,
                         e.g. --extended-lambda for a fixture about its absence>
   // NVCC-SKIP: <why nvcc cannot compile this fixture here>
   // NVCC-AFTER-FIX: compiles
+
+CHECKS and TIDY-ARGS go to the linter, RUN-ARGS to the compiler it runs. Each
+TIDY-ARGS line is one argument, spaces and all, placed before the file name
+(on both routes); several lines give several arguments. Use it to set check
+options for one fixture.
 
 Modes:
   lint  (default) run the linter through one route (drop-in binary or plugin):
@@ -61,6 +67,7 @@ FIXES_RE = re.compile(r"//\s*CHECK-FIXES:\s?(?P<text>.*?)\s*$")
 DIRECTIVE_RE = re.compile(
     r"//\s*(?P<key>RUN-ARGS|CHECKS|NVCC|NVCC-ARGS|NVCC-FLAGS-REMOVE|NVCC-SKIP|"
     r"NVCC-AFTER-FIX):"
+    r"//\s*(?P<key>RUN-ARGS|TIDY-ARGS|CHECKS|NVCC|NVCC-ARGS|NVCC-SKIP|NVCC-AFTER-FIX):"
     r"\s*(?P<value>.*?)\s*$")
 VERDICT_RE = re.compile(
     r'^(?P<verdict>rejected|accepted|accepted-but-wrong-at-run-time)'
@@ -73,6 +80,7 @@ class Fixture:
     expected: list = field(default_factory=list)  # (line, col, sev, msg)
     fixes: list = field(default_factory=list)
     run_args: list = field(default_factory=list)
+    tidy_args: list = field(default_factory=list)
     checks: str = "-*,cuda-*"
     nvcc: str = ""
     nvcc_args: list = field(default_factory=list)
@@ -95,6 +103,8 @@ def parse_fixture(path: Path) -> Fixture:
             key, value = m["key"], m["value"]
             if key == "RUN-ARGS":
                 fixture.run_args += value.split()
+            elif key == "TIDY-ARGS":
+                fixture.tidy_args.append(value)
             elif key == "CHECKS":
                 fixture.checks = value
             elif key == "NVCC":
@@ -120,14 +130,14 @@ class Route:
         a = self.args
         checks = f"--checks={fixture.checks}"
         if a.route == "drop-in":
-            cmd = [a.tool, checks, *extra, str(source)]
+            cmd = [a.tool, checks, *fixture.tidy_args, *extra, str(source)]
             # With no flags of its own the fixture exercises the tool's
             # automatic CUDA setup; with flags, the merge of ours and theirs.
             if fixture.run_args:
                 cmd += ["--", *fixture.run_args]
             return cmd
-        return [a.clang_tidy, f"--load={a.plugin}", checks, *extra,
-                str(source), "--", *PLUGIN_CUDA_FLAGS, *fixture.run_args]
+        return [a.clang_tidy, f"--load={a.plugin}", checks, *fixture.tidy_args,
+                *extra, str(source), "--", *PLUGIN_CUDA_FLAGS, *fixture.run_args]
 
 
 def run(cmd, cwd=None):
