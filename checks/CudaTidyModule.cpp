@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LambdaAnnotationFormCheck.h"
+#include "LambdaMissingAnnotationCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -13,6 +15,10 @@ namespace cuda {
 class CudaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<LambdaAnnotationFormCheck>(
+        "cuda-lambda-annotation-form");
+    CheckFactories.registerCheck<LambdaMissingAnnotationCheck>(
+        "cuda-lambda-missing-annotation");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
   }
