@@ -143,11 +143,11 @@ void LambdaMissingAnnotationCheck::onEndOfTranslationUnit() {
     const utils::DeviceEntry &First = Entries.front();
     const std::string Kernel = First.Kernel->getNameAsString();
     if (!First.Through)
-      diag(First.Site->getExprLoc(), "it reaches __global__ function '%0' here",
+      diag(First.Site->getBeginLoc(), "it reaches __global__ function '%0' here",
            DiagnosticIDs::Note)
           << Kernel;
     else
-      diag(First.Site->getExprLoc(),
+      diag(First.Site->getBeginLoc(),
            "it reaches __global__ function '%0' through this call to '%1'",
            DiagnosticIDs::Note)
           << Kernel << First.Through->getQualifiedNameAsString();

@@ -158,8 +158,18 @@ public:
     return Result;
   }
 
+  // `obj(args)` names operator() at its '('; the site is the whole call.
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
+    PendingOperatorCall = E;
+    return true;
+  }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    noteReference(E, dyn_cast<FunctionDecl>(E->getDecl()));
+    const Expr *Site = E;
+    if (PendingOperatorCall &&
+        PendingOperatorCall->getCalleeDecl() == E->getDecl() &&
+        PendingOperatorCall->getBeginLoc() != E->getBeginLoc())
+      Site = PendingOperatorCall;
+    noteReference(Site, dyn_cast<FunctionDecl>(E->getDecl()));
     return true;
   }
   bool VisitMemberExpr(MemberExpr *E) {
@@ -201,6 +211,7 @@ private:
 
   LambdaReach &Reach;
   llvm::SmallVector<const FunctionDecl *, 8> Callers;
+  const CXXOperatorCallExpr *PendingOperatorCall = nullptr;
 };
 
 LambdaReach::LambdaReach(ASTContext &Context) : Context(Context) {
