@@ -51,8 +51,7 @@ void LambdaAnnotationFormCheck::checkPlacement(const LambdaExpr &Lambda,
                                                const LangOptions &LangOpts) {
   llvm::SmallVector<const Attr *, 2> After, Before;
   for (const Attr *A : utils::executionSpaceAttrsOf(Lambda))
-    (utils::isAfterParameterList(*A, Lambda, SM) ? After : Before)
-        .push_back(A);
+    (utils::isAfterParameterList(*A, Lambda, SM) ? After : Before).push_back(A);
   if (After.empty())
     return;
   const bool Host = llvm::any_of(After, llvm::IsaPred<CUDAHostAttr>);

@@ -3,8 +3,8 @@
 #include "LambdaMissingAnnotationCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
-#include "utils/LambdaSyntax.h"
 #include "utils/LambdaReach.h"
+#include "utils/LambdaSyntax.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseSet.h"
@@ -17,8 +17,8 @@ namespace {
 
 /// Why a lambda that reaches device code is rejected there.
 enum class Reason {
-  Unannotated, ///< a plain lambda in host code
-  HostOnly,    ///< annotated `__host__` alone
+  Unannotated,     ///< a plain lambda in host code
+  HostOnly,        ///< annotated `__host__` alone
   OutsideFunction, ///< at namespace or class scope: never extended
 };
 
@@ -27,11 +27,10 @@ enum class Reason {
 void LambdaMissingAnnotationCheck::registerMatchers(MatchFinder *Finder) {
   // Instantiations too: a lambda in a function template reaches device code
   // through the kernels that its instantiations launch.
-  Finder->addMatcher(
-      lambdaExpr(unless(isExpansionInSystemHeader()),
-                 unless(utils::isExtendedLambda()))
-          .bind("lambda"),
-      this);
+  Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
+                                unless(utils::isExtendedLambda()))
+                         .bind("lambda"),
+                     this);
 }
 
 static std::optional<Reason> reasonOf(const LambdaExpr &Lambda) {
@@ -94,8 +93,9 @@ void LambdaMissingAnnotationCheck::onEndOfTranslationUnit() {
     const Reason Why = *reasonOf(*Lambda);
     const bool OnHost = Reach.isCalledOnHost(Closure);
     const std::string Name = utils::variableNameOf(*Lambda, *Context);
-    const StringRef Wanted =
-        OnHost || Why == Reason::HostOnly ? "__host__ __device__" : "__device__";
+    const StringRef Wanted = OnHost || Why == Reason::HostOnly
+                                 ? "__host__ __device__"
+                                 : "__device__";
     {
       auto Diag = [&]() {
         switch (Why) {
@@ -123,8 +123,7 @@ void LambdaMissingAnnotationCheck::onEndOfTranslationUnit() {
                     "its closure type as a template argument of a __global__ "
                     "function; define it inside the function that launches "
                     "it, or use a class with a __device__ operator()")
-               << !Name.empty() << Name
-               << Closure.getDeclContext()->isRecord();
+               << !Name.empty() << Name << Closure.getDeclContext()->isRecord();
       }();
 
       std::optional<FixItHint> Fix;
@@ -133,8 +132,7 @@ void LambdaMissingAnnotationCheck::onEndOfTranslationUnit() {
           Fix = utils::insertAnnotation(*Lambda, Wanted, SM,
                                         Context->getLangOpts());
         else if (Why == Reason::HostOnly)
-          Fix = utils::widenHostAnnotation(*Lambda, SM,
-                                           Context->getLangOpts());
+          Fix = utils::widenHostAnnotation(*Lambda, SM, Context->getLangOpts());
       }
       if (Fix)
         Diag << *Fix;
@@ -143,8 +141,8 @@ void LambdaMissingAnnotationCheck::onEndOfTranslationUnit() {
     const utils::DeviceEntry &First = Entries.front();
     const std::string Kernel = First.Kernel->getNameAsString();
     if (!First.Through)
-      diag(First.Site->getBeginLoc(), "it reaches __global__ function '%0' here",
-           DiagnosticIDs::Note)
+      diag(First.Site->getBeginLoc(),
+           "it reaches __global__ function '%0' here", DiagnosticIDs::Note)
           << Kernel;
     else
       diag(First.Site->getBeginLoc(),

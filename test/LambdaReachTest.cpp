@@ -1,5 +1,5 @@
-#include "CudaAST.h"
 #include "utils/LambdaReach.h"
+#include "CudaAST.h"
 #include "utils/LambdaSyntax.h"
 #include "gtest/gtest.h"
 
@@ -97,7 +97,8 @@ TEST(LambdaSyntaxTest, AnnotationAfterTheParameterList) {
   const LambdaExpr *After = lambda("after"), *Before = lambda("before");
   ASSERT_TRUE(After && Before);
   ASSERT_EQ(executionSpaceAttrsOf(*After).size(), 1u);
-  EXPECT_TRUE(isAfterParameterList(*executionSpaceAttrsOf(*After)[0], *After, SM));
+  EXPECT_TRUE(
+      isAfterParameterList(*executionSpaceAttrsOf(*After)[0], *After, SM));
   EXPECT_FALSE(
       isAfterParameterList(*executionSpaceAttrsOf(*Before)[0], *Before, SM));
   EXPECT_EQ(variableNameOf(*After, AST->getASTContext()), "after");

@@ -134,8 +134,7 @@ void collectClosureTypes(const FunctionDecl &Function,
 
 /// Records every reference to a function whose template arguments name a
 /// closure type, with the function around the reference.
-class LambdaReachCollector
-    : public RecursiveASTVisitor<LambdaReachCollector> {
+class LambdaReachCollector : public RecursiveASTVisitor<LambdaReachCollector> {
 public:
   explicit LambdaReachCollector(LambdaReach &Reach) : Reach(Reach) {}
 
@@ -270,8 +269,10 @@ LambdaReach::entriesOf(const CXXRecordDecl &Closure) const {
   // lost the closure type there), then in source order.
   const SourceManager &SM = Context.getSourceManager();
   llvm::sort(Found, [&](const DeviceEntry &A, const DeviceEntry &B) {
-    bool SystemA = SM.isInSystemHeader(SM.getExpansionLoc(A.Site->getBeginLoc()));
-    bool SystemB = SM.isInSystemHeader(SM.getExpansionLoc(B.Site->getBeginLoc()));
+    bool SystemA =
+        SM.isInSystemHeader(SM.getExpansionLoc(A.Site->getBeginLoc()));
+    bool SystemB =
+        SM.isInSystemHeader(SM.getExpansionLoc(B.Site->getBeginLoc()));
     if (SystemA != SystemB)
       return SystemB;
     return SM.isBeforeInTranslationUnit(A.Site->getBeginLoc(),
@@ -279,8 +280,8 @@ LambdaReach::entriesOf(const CXXRecordDecl &Closure) const {
   });
   llvm::SmallVector<DeviceEntry, 2> Unique;
   for (const DeviceEntry &Entry : Found)
-    if (Unique.empty() || Unique.back().Site->getBeginLoc() !=
-                              Entry.Site->getBeginLoc())
+    if (Unique.empty() ||
+        Unique.back().Site->getBeginLoc() != Entry.Site->getBeginLoc())
       Unique.push_back(Entry);
   return Unique;
 }

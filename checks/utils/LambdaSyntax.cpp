@@ -150,9 +150,8 @@ std::optional<Token> constexprSpecifierOf(const LambdaExpr &Lambda,
   while (!Lex.LexFromRawLexer(Tok)) {
     if (SM.getFileOffset(Tok.getLocation()) >= End)
       break;
-    if (Tok.is(tok::raw_identifier) &&
-        (Tok.getRawIdentifier() == "constexpr" ||
-         Tok.getRawIdentifier() == "consteval"))
+    if (Tok.is(tok::raw_identifier) && (Tok.getRawIdentifier() == "constexpr" ||
+                                        Tok.getRawIdentifier() == "consteval"))
       return Tok;
   }
   return std::nullopt;

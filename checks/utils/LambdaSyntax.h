@@ -33,7 +33,8 @@ std::optional<ParameterParens> parameterListOf(const LambdaExpr &Lambda);
 
 /// The `__host__`/`__device__` attributes written on \p Lambda (explicit, not
 /// clang's implicit ones), in source order.
-llvm::SmallVector<const Attr *, 2> executionSpaceAttrsOf(const LambdaExpr &Lambda);
+llvm::SmallVector<const Attr *, 2>
+executionSpaceAttrsOf(const LambdaExpr &Lambda);
 
 /// The file location where \p A was written, the expansion of its
 /// `__host__`/`__device__` macro: `[] __device__ (...)` gives the location of
