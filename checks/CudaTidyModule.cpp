@@ -14,6 +14,8 @@
 #include "LambdaIfConstexprCaptureCheck.h"
 #include "LambdaEnclosingFunctionCheck.h"
 #include "LambdaEnclosingTemplateCheck.h"
+#include "LambdaAnnotationFormCheck.h"
+#include "LambdaMissingAnnotationCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "LambdaThisCaptureCheck.h"
@@ -45,6 +47,10 @@ public:
         "cuda-lambda-enclosing-function");
     CheckFactories.registerCheck<LambdaEnclosingTemplateCheck>(
         "cuda-lambda-enclosing-template");
+    CheckFactories.registerCheck<LambdaAnnotationFormCheck>(
+        "cuda-lambda-annotation-form");
+    CheckFactories.registerCheck<LambdaMissingAnnotationCheck>(
+        "cuda-lambda-missing-annotation");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
     CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(
