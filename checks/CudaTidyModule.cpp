@@ -6,19 +6,19 @@
 
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
-#include "LambdaGenericHostDeviceCheck.h"
-#include "LambdaInDeducedReturnFunctionCheck.h"
-#include "LambdaInitCaptureCheck.h"
+#include "LambdaAnnotationFormCheck.h"
 #include "LambdaCaptureTypeCheck.h"
-#include "LambdaFunctionPointerConversionCheck.h"
-#include "LambdaIfConstexprCaptureCheck.h"
 #include "LambdaEnclosingFunctionCheck.h"
 #include "LambdaEnclosingTemplateCheck.h"
-#include "LambdaAnnotationFormCheck.h"
+#include "LambdaFunctionPointerConversionCheck.h"
+#include "LambdaGenericHostDeviceCheck.h"
+#include "LambdaIfConstexprCaptureCheck.h"
+#include "LambdaInDeducedReturnFunctionCheck.h"
+#include "LambdaInitCaptureCheck.h"
 #include "LambdaMissingAnnotationCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
-#include "StdFunctionInDeviceCodeCheck.h"
 #include "LambdaThisCaptureCheck.h"
+#include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
 namespace clang::tidy {
@@ -31,32 +31,32 @@ public:
         "cuda-extended-lambda-flag");
     CheckFactories.registerCheck<HostVariableInDeviceCodeCheck>(
         "cuda-host-variable-in-device-code");
-    CheckFactories.registerCheck<LambdaGenericHostDeviceCheck>(
-        "cuda-lambda-generic-host-device");
-    CheckFactories.registerCheck<LambdaInDeducedReturnFunctionCheck>(
-        "cuda-lambda-in-deduced-return-function");
-    CheckFactories.registerCheck<LambdaInitCaptureCheck>(
-        "cuda-lambda-init-capture");
+    CheckFactories.registerCheck<LambdaAnnotationFormCheck>(
+        "cuda-lambda-annotation-form");
     CheckFactories.registerCheck<LambdaCaptureTypeCheck>(
         "cuda-lambda-capture-type");
-    CheckFactories.registerCheck<LambdaFunctionPointerConversionCheck>(
-        "cuda-lambda-function-pointer-conversion");
-    CheckFactories.registerCheck<LambdaIfConstexprCaptureCheck>(
-        "cuda-lambda-if-constexpr-capture");
     CheckFactories.registerCheck<LambdaEnclosingFunctionCheck>(
         "cuda-lambda-enclosing-function");
     CheckFactories.registerCheck<LambdaEnclosingTemplateCheck>(
         "cuda-lambda-enclosing-template");
-    CheckFactories.registerCheck<LambdaAnnotationFormCheck>(
-        "cuda-lambda-annotation-form");
+    CheckFactories.registerCheck<LambdaFunctionPointerConversionCheck>(
+        "cuda-lambda-function-pointer-conversion");
+    CheckFactories.registerCheck<LambdaGenericHostDeviceCheck>(
+        "cuda-lambda-generic-host-device");
+    CheckFactories.registerCheck<LambdaIfConstexprCaptureCheck>(
+        "cuda-lambda-if-constexpr-capture");
+    CheckFactories.registerCheck<LambdaInDeducedReturnFunctionCheck>(
+        "cuda-lambda-in-deduced-return-function");
+    CheckFactories.registerCheck<LambdaInitCaptureCheck>(
+        "cuda-lambda-init-capture");
     CheckFactories.registerCheck<LambdaMissingAnnotationCheck>(
         "cuda-lambda-missing-annotation");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
-    CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(
-        "cuda-std-function-in-device-code");
     CheckFactories.registerCheck<LambdaThisCaptureCheck>(
         "cuda-lambda-this-capture");
+    CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(
+        "cuda-std-function-in-device-code");
   }
 };
 

@@ -65,9 +65,8 @@ EXPECT_RE = re.compile(
     r"(?P<sev>warning|error|note):\s*(?P<msg>.*?)\s*$")
 FIXES_RE = re.compile(r"//\s*CHECK-FIXES:\s?(?P<text>.*?)\s*$")
 DIRECTIVE_RE = re.compile(
-    r"//\s*(?P<key>RUN-ARGS|CHECKS|NVCC|NVCC-ARGS|NVCC-FLAGS-REMOVE|NVCC-SKIP|"
-    r"NVCC-AFTER-FIX):"
-    r"//\s*(?P<key>RUN-ARGS|TIDY-ARGS|CHECKS|NVCC|NVCC-ARGS|NVCC-SKIP|NVCC-AFTER-FIX):"
+    r"//\s*(?P<key>RUN-ARGS|TIDY-ARGS|CHECKS|NVCC|NVCC-ARGS|NVCC-FLAGS-REMOVE|"
+    r"NVCC-SKIP|NVCC-AFTER-FIX):"
     r"\s*(?P<value>.*?)\s*$")
 VERDICT_RE = re.compile(
     r'^(?P<verdict>rejected|accepted|accepted-but-wrong-at-run-time)'
