@@ -3,6 +3,7 @@
 #include "LambdaArchDependentCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
@@ -26,7 +27,7 @@ void LambdaArchDependentCheck::registerPPCallbacks(
 void LambdaArchDependentCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       functionDecl(isDefinition(), unless(isExpansionInSystemHeader()),
-                   unless(isInTemplateInstantiation()),
+                   unless(ast_matchers::isTemplateInstantiation()),
                    unless(cxxMethodDecl(ofClass(cxxRecordDecl(isLambda())))))
           .bind("function"),
       this);
@@ -45,6 +46,11 @@ void LambdaArchDependentCheck::check(const MatchFinder::MatchResult &Result) {
   if (const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda"))
     if (Lambda->getCaptureDefault() != LCD_None)
       checkCaptures(*Lambda, *Result.Context);
+}
+
+/// The '#' of the directive at \p Loc (its name), where the note goes.
+static SourceLocation hashOf(SourceLocation Loc, const SourceManager &SM) {
+  return utils::findPrecedingToken(Loc, '#', SM).value_or(Loc);
 }
 
 static bool within(SourceLocation Loc, SourceRange R, const SourceManager &SM) {
@@ -83,14 +89,14 @@ void LambdaArchDependentCheck::checkFunction(const FunctionDecl &Function,
     return false;
   };
   auto Report = [&](SourceLocation At, utils::ExtendedLambdaKind Kind,
-                    SourceLocation ChainLoc) {
+                    SourceLocation Directive) {
     diag(At, "extended %0 lambda is defined under a conditional on "
              "'__CUDA_ARCH__', so nvcc's host and device passes see different "
              "extended lambdas in %1 and can launch the wrong one; move the "
              "'#if __CUDA_ARCH__' inside the lambda's body without changing "
              "which lambdas exist")
         << utils::spelling(Kind) << &Function;
-    diag(ChainLoc, ConditionalNote, DiagnosticIDs::Note);
+    diag(hashOf(Directive, SM), ConditionalNote, DiagnosticIDs::Note);
   };
 
   for (const LambdaExpr *L : Lambdas) {
@@ -98,7 +104,7 @@ void LambdaArchDependentCheck::checkFunction(const FunctionDecl &Function,
         Conditionals.takenBranchAt(L->getBeginLoc(), SM);
     if (Branch && within(Branch->Range.getBegin(), Body->getSourceRange(), SM))
       Report(L->getBeginLoc(), utils::extendedLambdaKindOf(*L),
-             Branch->ChainLoc);
+             Branch->Range.getBegin());
   }
   for (const utils::ArchBranch *Branch : Branches) {
     if (Branch->Taken || InDeviceBody(Branch->Range.getBegin()))
@@ -108,7 +114,7 @@ void LambdaArchDependentCheck::checkFunction(const FunctionDecl &Function,
       Report(Raw.Introducer,
              Raw.HostDevice ? utils::ExtendedLambdaKind::HostDevice
                             : utils::ExtendedLambdaKind::Device,
-             Branch->ChainLoc);
+             Branch->Range.getBegin());
   }
 }
 
@@ -133,13 +139,13 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
         SkippedNames.try_emplace(Tok.getRawIdentifier(), Branch);
   }
 
-  auto Report = [&](StringRef Name, SourceLocation ChainLoc) {
+  auto Report = [&](StringRef Name, SourceLocation Directive) {
     diag(Lambda.getCaptureDefaultLoc(),
          "extended %0 lambda's capture default captures '%1' in only some of "
          "nvcc's compilation passes, because '%1' is used under a conditional "
          "on '__CUDA_ARCH__'; capture '%1' explicitly")
         << Kind << Name;
-    diag(ChainLoc, ConditionalNote, DiagnosticIDs::Note);
+    diag(hashOf(Directive, SM), ConditionalNote, DiagnosticIDs::Note);
   };
 
   // Captured here, but only through uses in taken arch-dependent branches.
@@ -169,7 +175,7 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
         Only = Branch;
     }
     if (AllConditional && Only)
-      Report(Var->getName(), Only->ChainLoc);
+      Report(Var->getName(), Only->Range.getBegin());
   }
 
   if (SkippedNames.empty())
@@ -179,6 +185,13 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
   const FunctionDecl *Enclosing = utils::enclosingFunctionOf(Lambda).Function;
   if (!Enclosing || !Enclosing->getBody())
     return;
+  // Names this pass uses in the body: captured here too (in a template's
+  // pattern, implicit captures of dependent uses are not listed yet).
+  for (const BoundNodes &Node :
+       match(stmt(forEachDescendant(
+                 declRefExpr(to(varDecl().bind("v"))))),
+             *Body, Ctx))
+    Captured.insert(Node.getNodeAs<VarDecl>("v")->getName());
   llvm::StringSet<> OwnNames;
   for (const ParmVarDecl *Param : Lambda.getCallOperator()->parameters())
     OwnNames.insert(Param->getName());
@@ -209,7 +222,7 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
         Var->isUsableInConstantExpressions(Ctx))
       continue;
     Reported.insert(Name);
-    Report(Name, It->second->ChainLoc);
+    Report(Name, It->second->Range.getBegin());
   }
 }
 

@@ -70,14 +70,16 @@ static std::vector<Token> rawTokens(SourceLocation Begin, SourceLocation End,
 
 bool conditionMentionsCudaArch(SourceRange Condition, const SourceManager &SM,
                                const LangOptions &LO) {
-  SourceLocation Begin = Condition.getBegin();
-  SourceLocation End = Condition.getEnd();
-  if (Begin.isInvalid() || End.isInvalid())
+  if (Condition.getBegin().isInvalid() || Condition.getEnd().isInvalid())
     return false;
+  // The condition's tokens may come from macro expansions (`__CUDA_ARCH__`
+  // itself is a macro): read the file's characters.
+  SourceLocation Begin = SM.getExpansionLoc(Condition.getBegin());
+  SourceLocation LastTok = SM.getExpansionLoc(Condition.getEnd());
   // Include the last token whatever its kind of range.
-  End = Lexer::getLocForEndOfToken(End, 0, SM, LO);
+  SourceLocation End = Lexer::getLocForEndOfToken(LastTok, 0, SM, LO);
   if (End.isInvalid())
-    End = Condition.getEnd().getLocWithOffset(1);
+    End = LastTok.getLocWithOffset(1);
   for (const Token &Tok : rawTokens(Begin, End, SM, LO))
     if (Tok.is(tok::raw_identifier) && Tok.getRawIdentifier() == CudaArch)
       return true;
