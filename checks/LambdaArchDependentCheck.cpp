@@ -17,8 +17,9 @@ namespace clang::tidy::cuda {
 static constexpr llvm::StringLiteral ConditionalNote =
     "the conditional on '__CUDA_ARCH__' is here";
 
-void LambdaArchDependentCheck::registerPPCallbacks(
-    const SourceManager &SM, Preprocessor *PP, Preprocessor *) {
+void LambdaArchDependentCheck::registerPPCallbacks(const SourceManager &SM,
+                                                   Preprocessor *PP,
+                                                   Preprocessor *) {
   Conditionals.clear();
   PP->addPPCallbacks(
       utils::makeArchConditionalsRecorder(SM, PP->getLangOpts(), Conditionals));
@@ -166,8 +167,8 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
       const auto *Ref = Node.getNodeAs<DeclRefExpr>("ref");
       const utils::ArchBranch *Branch =
           Conditionals.takenBranchAt(Ref->getLocation(), SM);
-      if (!Branch || !within(Branch->Range.getBegin(), Body->getSourceRange(),
-                             SM)) {
+      if (!Branch ||
+          !within(Branch->Range.getBegin(), Body->getSourceRange(), SM)) {
         AllConditional = false;
         break;
       }
@@ -188,8 +189,7 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
   // Names this pass uses in the body: captured here too (in a template's
   // pattern, implicit captures of dependent uses are not listed yet).
   for (const BoundNodes &Node :
-       match(stmt(forEachDescendant(
-                 declRefExpr(to(varDecl().bind("v"))))),
+       match(stmt(forEachDescendant(declRefExpr(to(varDecl().bind("v"))))),
              *Body, Ctx))
     Captured.insert(Node.getNodeAs<VarDecl>("v")->getName());
   llvm::StringSet<> OwnNames;

@@ -25,15 +25,15 @@ ArchConditionals::branchesWithin(SourceRange Outer,
   return Result;
 }
 
-const ArchBranch *ArchConditionals::takenBranchAt(SourceLocation Loc,
-                                                  const SourceManager &SM) const {
+const ArchBranch *
+ArchConditionals::takenBranchAt(SourceLocation Loc,
+                                const SourceManager &SM) const {
   SourceLocation FileLoc = SM.getFileLoc(Loc);
   const ArchBranch *Innermost = nullptr;
   for (const ArchBranch &B : Branches)
     if (B.Taken && within(FileLoc, B.Range, SM) &&
-        (!Innermost ||
-         SM.isBeforeInTranslationUnit(Innermost->Range.getBegin(),
-                                      B.Range.getBegin())))
+        (!Innermost || SM.isBeforeInTranslationUnit(Innermost->Range.getBegin(),
+                                                    B.Range.getBegin())))
       Innermost = &B;
   return Innermost;
 }
