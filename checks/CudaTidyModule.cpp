@@ -16,6 +16,7 @@
 #include "LambdaInDeducedReturnFunctionCheck.h"
 #include "LambdaInitCaptureCheck.h"
 #include "LambdaMissingAnnotationCheck.h"
+#include "LambdaArchDependentCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "LambdaThisCaptureCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
@@ -51,6 +52,8 @@ public:
         "cuda-lambda-init-capture");
     CheckFactories.registerCheck<LambdaMissingAnnotationCheck>(
         "cuda-lambda-missing-annotation");
+    CheckFactories.registerCheck<LambdaArchDependentCheck>(
+        "cuda-lambda-arch-dependent");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
     CheckFactories.registerCheck<LambdaThisCaptureCheck>(

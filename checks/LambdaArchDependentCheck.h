@@ -1,0 +1,36 @@
+//===--- LambdaArchDependentCheck.h - cuda-lambda-tidy ------------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_LAMBDAARCHDEPENDENTCHECK_H
+#define CUDA_LAMBDA_TIDY_LAMBDAARCHDEPENDENTCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "utils/ArchConditionals.h"
+
+namespace clang::tidy::cuda {
+
+/// Flags preprocessor conditionals on `__CUDA_ARCH__` that make nvcc's host
+/// and device passes see different extended lambdas (H06): a lambda that
+/// exists in only one pass, and a capture default that captures a variable
+/// in only one pass. The other pass's tokens come from the preprocessor's
+/// skipped branches, so the check works in either pass.
+class LambdaArchDependentCheck : public ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+
+private:
+  void checkFunction(const FunctionDecl &Function, ASTContext &Ctx);
+  void checkCaptures(const LambdaExpr &Lambda, ASTContext &Ctx);
+
+  utils::ArchConditionals Conditionals;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

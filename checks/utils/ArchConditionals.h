@@ -1,0 +1,92 @@
+//===--- ArchConditionals.h - cuda-lambda-tidy --------------------------===//
+//
+// Preprocessor conditionals on `__CUDA_ARCH__`: the branches that the host
+// and device passes of one CUDA source see differently. The AST of one pass
+// never contains the other pass's tokens, so these are recorded from the
+// preprocessor, with the branch taken in this pass and the ranges of all
+// branches (taken and skipped).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_UTILS_ARCHCONDITIONALS_H
+#define CUDA_LAMBDA_TIDY_UTILS_ARCHCONDITIONALS_H
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Token.h"
+#include "llvm/ADT/SmallVector.h"
+#include <memory>
+#include <vector>
+
+namespace clang {
+class Preprocessor;
+} // namespace clang
+
+namespace clang::tidy::cuda::utils {
+
+/// One branch of an `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else` chain whose
+/// outcome depends on `__CUDA_ARCH__` (this branch's condition, or an earlier
+/// one in the same chain, mentions it).
+struct ArchBranch {
+  /// The location of the chain's first directive (`#if`, `#ifdef`, ...).
+  SourceLocation ChainLoc;
+  /// From this branch's directive to the next directive of the chain (the
+  /// `#elif`, `#else` or `#endif` that ends it).
+  SourceRange Range;
+  /// Whether this pass compiled the branch's tokens.
+  bool Taken = false;
+};
+
+/// Every `__CUDA_ARCH__`-dependent branch of one translation unit, filled by
+/// the callbacks from \c makeArchConditionalsRecorder.
+class ArchConditionals {
+public:
+  void clear() { Branches.clear(); }
+  const std::vector<ArchBranch> &branches() const { return Branches; }
+  void add(ArchBranch B) { Branches.push_back(B); }
+
+  /// The branches whose whole range lies within \p Outer.
+  llvm::SmallVector<const ArchBranch *, 4>
+  branchesWithin(SourceRange Outer, const SourceManager &SM) const;
+
+  /// The innermost taken branch containing \p Loc (its file location), or
+  /// null.
+  const ArchBranch *takenBranchAt(SourceLocation Loc,
+                                  const SourceManager &SM) const;
+
+private:
+  std::vector<ArchBranch> Branches;
+};
+
+/// Callbacks that record `__CUDA_ARCH__`-dependent branches into \p Out.
+std::unique_ptr<PPCallbacks>
+makeArchConditionalsRecorder(const SourceManager &SM, const LangOptions &LO,
+                             ArchConditionals &Out);
+
+/// Whether the tokens of \p Condition (an `#if`/`#elif` condition) name
+/// `__CUDA_ARCH__`.
+bool conditionMentionsCudaArch(SourceRange Condition, const SourceManager &SM,
+                               const LangOptions &LO);
+
+/// The raw tokens of a branch's body: the lines after its directive, up to
+/// its end. For a skipped branch, these are tokens no AST of this pass holds.
+std::vector<Token> rawTokensOfBranch(const ArchBranch &Branch,
+                                     const SourceManager &SM,
+                                     const LangOptions &LO);
+
+/// An annotated lambda found in raw tokens: the `[` of its introducer and
+/// whether it is `__host__ __device__` (otherwise `__device__`).
+struct RawAnnotatedLambda {
+  SourceLocation Introducer;
+  bool HostDevice = false;
+};
+
+/// Lambdas written as `[...] __device__`, `[...] __host__ __device__` (either
+/// order), or with the annotation after the parameter list `[...](...)
+/// __device__`, in \p Tokens. `__host__` alone does not count.
+std::vector<RawAnnotatedLambda>
+findAnnotatedLambdas(llvm::ArrayRef<Token> Tokens);
+
+} // namespace clang::tidy::cuda::utils
+
+#endif
