@@ -7,6 +7,7 @@
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
+#include "NvstdFunctionBoundaryCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -22,6 +23,8 @@ public:
         "cuda-host-variable-in-device-code");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
+    CheckFactories.registerCheck<NvstdFunctionBoundaryCheck>(
+        "cuda-nvstd-function-boundary");
     CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(
         "cuda-std-function-in-device-code");
   }
