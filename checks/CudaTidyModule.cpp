@@ -19,6 +19,7 @@
 #include "LambdaArchDependentCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "LambdaThisCaptureCheck.h"
+#include "NvstdFunctionBoundaryCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -58,6 +59,8 @@ public:
         "cuda-lambda-reference-capture");
     CheckFactories.registerCheck<LambdaThisCaptureCheck>(
         "cuda-lambda-this-capture");
+    CheckFactories.registerCheck<NvstdFunctionBoundaryCheck>(
+        "cuda-nvstd-function-boundary");
     CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(
         "cuda-std-function-in-device-code");
   }

@@ -12,6 +12,30 @@ static bool isStdFunctionTemplate(const TemplateDecl *Template) {
          Template->isInStdNamespace();
 }
 
+static bool isNvstdFunctionTemplate(const TemplateDecl *Template) {
+  if (!Template || Template->getName() != "function")
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(
+      Template->getDeclContext()->getRedeclContext());
+  return NS && NS->getName() == "nvstd" &&
+         NS->getParent()->getRedeclContext()->isTranslationUnit();
+}
+
+bool isNvstdFunctionClass(const CXXRecordDecl &Record) {
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Record);
+  return Spec && isNvstdFunctionTemplate(Spec->getSpecializedTemplate());
+}
+
+bool isNvstdFunction(QualType Type) {
+  if (Type.isNull())
+    return false;
+  if (const auto *Record = Type->getAsCXXRecordDecl())
+    return isNvstdFunctionClass(*Record);
+  if (const auto *Spec = Type->getAs<TemplateSpecializationType>())
+    return isNvstdFunctionTemplate(Spec->getTemplateName().getAsTemplateDecl());
+  return false;
+}
+
 bool isStdFunctionClass(const CXXRecordDecl &Record) {
   const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Record);
   return Spec && isStdFunctionTemplate(Spec->getSpecializedTemplate());
@@ -53,8 +77,11 @@ static QualType stripArrays(QualType Type) {
   return Type;
 }
 
+using TypePredicate = bool (*)(QualType);
+
 static bool findInClass(const CXXRecordDecl *Record, StdFunctionInType &Found,
-                        llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Visited) {
+                        llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Visited,
+                        TypePredicate IsWanted) {
   if (!Record || !Record->hasDefinition())
     return false;
   Record = Record->getDefinition();
@@ -63,21 +90,24 @@ static bool findInClass(const CXXRecordDecl *Record, StdFunctionInType &Found,
   for (const FieldDecl *Field : Record->fields()) {
     QualType FieldType = stripArrays(Field->getType());
     Found.Members.push_back(Field);
-    if (isStdFunction(FieldType)) {
+    if (IsWanted(FieldType)) {
       Found.FunctionType = spelledType(FieldType);
       return true;
     }
-    if (findInClass(FieldType->getAsCXXRecordDecl(), Found, Visited))
+    if (findInClass(FieldType->getAsCXXRecordDecl(), Found, Visited,
+                    IsWanted))
       return true;
     Found.Members.pop_back();
   }
   for (const CXXBaseSpecifier &Base : Record->bases())
-    if (findInClass(Base.getType()->getAsCXXRecordDecl(), Found, Visited))
+    if (findInClass(Base.getType()->getAsCXXRecordDecl(), Found, Visited,
+                    IsWanted))
       return true;
   return false;
 }
 
-std::optional<StdFunctionInType> findStdFunctionIn(QualType Type) {
+static std::optional<StdFunctionInType> findIn(QualType Type,
+                                               TypePredicate IsWanted) {
   if (Type.isNull())
     return std::nullopt;
   QualType Pointee = Type.getNonReferenceType();
@@ -91,7 +121,7 @@ std::optional<StdFunctionInType> findStdFunctionIn(QualType Type) {
       break;
     Indirect = true;
   }
-  if (isStdFunction(Pointee))
+  if (IsWanted(Pointee))
     return StdFunctionInType{spelledType(Pointee),
                              Indirect ? StdFunctionInType::Pointee
                                       : StdFunctionInType::Itself,
@@ -101,9 +131,18 @@ std::optional<StdFunctionInType> findStdFunctionIn(QualType Type) {
   StdFunctionInType Found;
   Found.How = StdFunctionInType::Member;
   llvm::SmallPtrSet<const CXXRecordDecl *, 8> Visited;
-  if (findInClass(stripArrays(Type)->getAsCXXRecordDecl(), Found, Visited))
+  if (findInClass(stripArrays(Type)->getAsCXXRecordDecl(), Found, Visited,
+                  IsWanted))
     return Found;
   return std::nullopt;
+}
+
+std::optional<StdFunctionInType> findStdFunctionIn(QualType Type) {
+  return findIn(Type, isStdFunction);
+}
+
+std::optional<StdFunctionInType> findNvstdFunctionIn(QualType Type) {
+  return findIn(Type, isNvstdFunction);
 }
 
 } // namespace clang::tidy::cuda::utils

@@ -49,6 +49,18 @@ struct StdFunctionInType {
 /// pointer does not count: its members stay where they are.
 std::optional<StdFunctionInType> findStdFunctionIn(QualType Type);
 
+/// Whether \p Type, after sugar and qualifiers, is a specialization of
+/// `nvstd::function` (`<nvfunctional>`), also a dependent one.
+bool isNvstdFunction(QualType Type);
+
+/// Whether \p Record is a specialization of `nvstd::function`.
+bool isNvstdFunctionClass(const CXXRecordDecl &Record);
+
+/// The first `nvstd::function` in \p Type, found as `findStdFunctionIn`
+/// finds a `std::function` (the result's \c FunctionType is the
+/// `nvstd::function` specialization).
+std::optional<StdFunctionInType> findNvstdFunctionIn(QualType Type);
+
 } // namespace clang::tidy::cuda::utils
 
 #endif
