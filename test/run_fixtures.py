@@ -15,6 +15,11 @@ A fixture is a CUDA source whose comments state what must happen to it:
   // NVCC-SKIP: <why nvcc cannot compile this fixture here>
   // NVCC-AFTER-FIX: compiles
 
+The expectations are those of the device pass (clang-tidy's default side of a
+CUDA file): the drop-in binary, which lints both passes by default, is run
+with --cuda-pass=device; --cuda-pass=host lints the host pass on both routes
+(the plugin route through clang's --cuda-host-only).
+
 Modes:
   lint  (default) run the linter through one route (drop-in binary or plugin):
         every diagnostic it prints in the fixture must be expected at its exact
@@ -120,14 +125,16 @@ class Route:
         a = self.args
         checks = f"--checks={fixture.checks}"
         if a.route == "drop-in":
-            cmd = [a.tool, checks, *extra, str(source)]
+            cmd = [a.tool, f"--cuda-pass={a.cuda_pass}", checks, *extra,
+                   str(source)]
             # With no flags of its own the fixture exercises the tool's
             # automatic CUDA setup; with flags, the merge of ours and theirs.
             if fixture.run_args:
                 cmd += ["--", *fixture.run_args]
             return cmd
+        host = ["--cuda-host-only"] if a.cuda_pass == "host" else []
         return [a.clang_tidy, f"--load={a.plugin}", checks, *extra,
-                str(source), "--", *PLUGIN_CUDA_FLAGS, *fixture.run_args]
+                str(source), "--", *PLUGIN_CUDA_FLAGS, *host, *fixture.run_args]
 
 
 def run(cmd, cwd=None):
@@ -252,6 +259,9 @@ def main():
     parser.add_argument("--clang-tidy", default="clang-tidy-22")
     parser.add_argument("--plugin", help="libCudaLambdaTidy.so")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--cuda-pass", choices=["device", "host"],
+                        default="device",
+                        help="which side of each CUDA file to lint")
     parser.add_argument("--compiler-arg", action="append", default=[],
                         help="a compiler flag added to every fixture's RUN-ARGS "
                              "(e.g. --cuda-host-only to lint the host pass)")
