@@ -17,8 +17,9 @@ A fixture is a CUDA source whose comments state what must happen to it:
 
 The expectations are those of the device pass (clang-tidy's default side of a
 CUDA file): the drop-in binary, which lints both passes by default, is run
-with --cuda-pass=device; --cuda-pass=host lints the host pass on both routes
-(the plugin route through clang's --cuda-host-only).
+with --cuda-pass=device (--cuda-pass=host when the fixture's RUN-ARGS say
+--cuda-host-only); the runner's --cuda-pass=host lints the host pass on both
+routes (the plugin route through clang's --cuda-host-only).
 
 Modes:
   lint  (default) run the linter through one route (drop-in binary or plugin):
@@ -125,7 +126,11 @@ class Route:
         a = self.args
         checks = f"--checks={fixture.checks}"
         if a.route == "drop-in":
-            cmd = [a.tool, f"--cuda-pass={a.cuda_pass}", checks, *extra,
+            # A fixture that says --cuda-host-only in its RUN-ARGS is about
+            # the host pass.
+            pass_ = ("host" if "--cuda-host-only" in fixture.run_args
+                     else a.cuda_pass)
+            cmd = [a.tool, f"--cuda-pass={pass_}", checks, *extra,
                    str(source)]
             # With no flags of its own the fixture exercises the tool's
             # automatic CUDA setup; with flags, the merge of ours and theirs.
