@@ -124,8 +124,46 @@ TEST(CompileDatabaseTest, CudaPass) {
             (Args{"--extra-arg=--cuda-device-only", "a.cu"}));
   EXPECT_EQ(withCudaPass(B, ""), B);
   Args C = {"--cuda-pass=both", "a.cu"};
-  EXPECT_EQ(takeOwnOptions(C).Error,
-            "--cuda-pass takes 'device' or 'host', not 'both'");
+  EXPECT_EQ(takeOwnOptions(C).CudaPass, "both");
+  Args D = {"--cuda-pass=all", "a.cu"};
+  EXPECT_EQ(takeOwnOptions(D).Error,
+            "--cuda-pass takes 'device', 'host' or 'both', not 'all'");
+}
+
+TEST(CompileDatabaseTest, FormatJobsAndChild) {
+  Args A = {"--format=sarif", "-j", "3", "--cuda-lambda-tidy-child", "a.cu",
+            "--", "-j2"};
+  OwnOptions Own = takeOwnOptions(A);
+  EXPECT_EQ(Own.Format, "sarif");
+  EXPECT_EQ(Own.Jobs, 3u);
+  EXPECT_TRUE(Own.Child);
+  EXPECT_EQ(A, (Args{"a.cu", "--", "-j2"}));
+  Args B = {"--format", "github", "-j4", "--format-style=llvm"};
+  Own = takeOwnOptions(B);
+  EXPECT_EQ(Own.Format, "github");
+  EXPECT_EQ(Own.Jobs, 4u);
+  EXPECT_EQ(B, Args{"--format-style=llvm"});
+  Args C = {"--jobs=0"};
+  EXPECT_EQ(takeOwnOptions(C).Error, "-j takes a positive number, not '0'");
+  Args D = {"--format=xml"};
+  EXPECT_EQ(takeOwnOptions(D).Error,
+            "--format takes 'text', 'sarif' or 'github', not 'xml'");
+}
+
+TEST(CompileDatabaseTest, ExportFixesSourcesAndModes) {
+  Args A = {"--export-fixes", "f.yaml", "-p", "b", "a.cu", "--", "-x"};
+  EXPECT_EQ(takeExportFixes(A), "f.yaml");
+  EXPECT_EQ(A, (Args{"-p", "b", "a.cu", "--", "-x"}));
+  Args B = {"--export-fixes=g.yaml", "a.cu"};
+  EXPECT_EQ(takeExportFixes(B), "g.yaml");
+  EXPECT_EQ(B, Args{"a.cu"});
+  EXPECT_EQ(withSources({"a.cu", "-p", "b", "c.cu", "--fix", "--", "d"},
+                        {"x.cu"}),
+            (Args{"-p", "b", "--fix", "x.cu", "--", "d"}));
+  EXPECT_TRUE(asksForFixes({"--fix-errors", "a.cu"}));
+  EXPECT_FALSE(asksForFixes({"a.cu", "--", "--fix"}));
+  EXPECT_TRUE(asksForInformation({"--list-checks"}));
+  EXPECT_FALSE(asksForInformation({"--checks=-*", "a.cu"}));
 }
 
 TEST(CompileDatabaseTest, BuildPath) {

@@ -20,6 +20,11 @@ CHECKS and TIDY-ARGS go to the linter, RUN-ARGS to the compiler it runs. Each
 TIDY-ARGS line is one argument, spaces and all, placed before the file name
 (on both routes); several lines give several arguments. Use it to set check
 options for one fixture.
+The expectations are those of the device pass (clang-tidy's default side of a
+CUDA file): the drop-in binary, which lints both passes by default, is run
+with --cuda-pass=device (--cuda-pass=host when the fixture's RUN-ARGS say
+--cuda-host-only); the runner's --cuda-pass=host lints the host pass on both
+routes (the plugin route through clang's --cuda-host-only).
 
 Modes:
   lint  (default) run the linter through one route (drop-in binary or plugin):
@@ -130,6 +135,12 @@ class Route:
         checks = f"--checks={fixture.checks}"
         if a.route == "drop-in":
             cmd = [a.tool, checks, *fixture.tidy_args, *extra, str(source)]
+            # A fixture that says --cuda-host-only in its RUN-ARGS is about
+            # the host pass.
+            pass_ = ("host" if "--cuda-host-only" in fixture.run_args
+                     else a.cuda_pass)
+            cmd = [a.tool, f"--cuda-pass={pass_}", checks, *extra,
+                   str(source)]
             # With no flags of its own the fixture exercises the tool's
             # automatic CUDA setup; with flags, the merge of ours and theirs.
             if fixture.run_args:
@@ -137,6 +148,9 @@ class Route:
             return cmd
         return [a.clang_tidy, f"--load={a.plugin}", checks, *fixture.tidy_args,
                 *extra, str(source), "--", *PLUGIN_CUDA_FLAGS, *fixture.run_args]
+        host = ["--cuda-host-only"] if a.cuda_pass == "host" else []
+        return [a.clang_tidy, f"--load={a.plugin}", checks, *extra,
+                str(source), "--", *PLUGIN_CUDA_FLAGS, *host, *fixture.run_args]
 
 
 def run(cmd, cwd=None):
@@ -261,6 +275,9 @@ def main():
     parser.add_argument("--clang-tidy", default="clang-tidy-22")
     parser.add_argument("--plugin", help="libCudaLambdaTidy.so")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--cuda-pass", choices=["device", "host"],
+                        default="device",
+                        help="which side of each CUDA file to lint")
     parser.add_argument("--compiler-arg", action="append", default=[],
                         help="a compiler flag added to every fixture's RUN-ARGS "
                              "(e.g. --cuda-host-only to lint the host pass)")

@@ -68,11 +68,44 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
         Value = Name;
       else if (I + 1 < Args.size())
         Value = Args[++I];
-      if (Value != "device" && Value != "host")
-        Own.Error = "--cuda-pass takes 'device' or 'host', not '" +
+      if (Value != "device" && Value != "host" && Value != "both")
+        Own.Error = "--cuda-pass takes 'device', 'host' or 'both', not '" +
                     Value.str() + "'";
       else
         Own.CudaPass = Value.str();
+      continue;
+    }
+    if (Name == "cuda-lambda-tidy-child") {
+      Own.Child = true;
+      continue;
+    }
+    if (Name == "format" || Name.starts_with("format=")) {
+      llvm::StringRef Value;
+      if (Name.consume_front("format="))
+        Value = Name;
+      else if (I + 1 < Args.size())
+        Value = Args[++I];
+      if (Value != "text" && Value != "sarif" && Value != "github")
+        Own.Error = "--format takes 'text', 'sarif' or 'github', not '" +
+                    Value.str() + "'";
+      else
+        Own.Format = Value.str();
+      continue;
+    }
+    if (Arg.starts_with("-j") || Name == "jobs" ||
+        Name.starts_with("jobs=")) {
+      llvm::StringRef Value;
+      if (Name.consume_front("jobs="))
+        Value = Name;
+      else if (Arg.starts_with("-j") && Arg.size() > 2)
+        Value = Arg.drop_front(2);
+      else if (I + 1 < Args.size())
+        Value = Args[++I];
+      unsigned Jobs = 0;
+      if (Value.getAsInteger(10, Jobs) || Jobs == 0)
+        Own.Error = "-j takes a positive number, not '" + Value.str() + "'";
+      else
+        Own.Jobs = Jobs;
       continue;
     }
     Kept.push_back(std::move(Args[I]));
@@ -147,6 +180,75 @@ withBuildPath(llvm::ArrayRef<std::string> Args, llvm::StringRef BuildPath,
   Result.insert(Result.end(), ExtraSources.begin(), ExtraSources.end());
   Result.insert(Result.end(), Args.begin() + I, Args.end());
   return Result;
+}
+
+std::string takeExportFixes(std::vector<std::string> &Args) {
+  std::string File;
+  std::vector<std::string> Kept;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Args[I] == "--") {
+      Kept.insert(Kept.end(), Args.begin() + I, Args.end());
+      break;
+    }
+    llvm::StringRef Arg = Args[I];
+    llvm::StringRef Name = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
+    if (Arg.starts_with("-") && Name == "export-fixes") {
+      if (I + 1 < Args.size())
+        File = Args[++I];
+      continue;
+    }
+    if (Arg.starts_with("-") && Name.consume_front("export-fixes=")) {
+      File = Name.str();
+      continue;
+    }
+    Kept.push_back(Args[I]);
+  }
+  Args = std::move(Kept);
+  return File;
+}
+
+std::vector<std::string> withSources(llvm::ArrayRef<std::string> Args,
+                                     llvm::ArrayRef<std::string> Sources) {
+  std::vector<std::string> Result;
+  size_t I = 0;
+  for (; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    if (Arg == "--")
+      break;
+    if (Arg.size() > 1 && Arg.starts_with("-")) {
+      Result.push_back(Args[I]);
+      if (takesSeparateValue(Arg) && I + 1 < Args.size())
+        Result.push_back(Args[++I]);
+    }
+  }
+  Result.insert(Result.end(), Sources.begin(), Sources.end());
+  Result.insert(Result.end(), Args.begin() + I, Args.end());
+  return Result;
+}
+
+static bool hasOption(llvm::ArrayRef<std::string> ToolArgs,
+                      llvm::ArrayRef<llvm::StringRef> Names) {
+  for (llvm::StringRef Arg : ToolArgs) {
+    if (Arg == "--")
+      break;
+    if (!Arg.starts_with("-"))
+      continue;
+    llvm::StringRef Name =
+        Arg.drop_front(Arg.starts_with("--") ? 2 : 1).split('=').first;
+    if (llvm::is_contained(Names, Name))
+      return true;
+  }
+  return false;
+}
+
+bool asksForFixes(llvm::ArrayRef<std::string> ToolArgs) {
+  return hasOption(ToolArgs, {"fix", "fix-errors", "fix-notes"});
+}
+
+bool asksForInformation(llvm::ArrayRef<std::string> ToolArgs) {
+  return hasOption(ToolArgs, {"list-checks", "dump-config", "explain-config",
+                              "verify-config", "help", "help-list",
+                              "help-hidden", "version"});
 }
 
 bool isCudaSourcePath(llvm::StringRef Path) {

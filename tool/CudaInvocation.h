@@ -39,9 +39,17 @@ ToolCommandLine parseToolCommandLine(llvm::ArrayRef<std::string> Args);
 /// Options of cuda-lambda-tidy itself, not clang-tidy's.
 struct OwnOptions {
   bool AllowPlugins = false; ///< `--allow-plugins`: keep -fplugin= & co.
-  /// `--cuda-pass=device|host`: which side of each CUDA file to parse; ""
-  /// leaves it to clang-tidy (the device side).
+  /// `--cuda-pass=device|host|both`: which side of each CUDA file to parse;
+  /// "" when not given (both, for CUDA sources).
   std::string CudaPass;
+  /// `--format=text|sarif|github`: how findings are printed.
+  std::string Format = "text";
+  /// `-j N`, `-jN`, `--jobs=N`: parallel child processes over the files of a
+  /// compile database (0 when not given).
+  unsigned Jobs = 0;
+  /// `--cuda-lambda-tidy-child`: internal; this process is one pass of a
+  /// parent cuda-lambda-tidy and hands over to clang-tidy directly.
+  bool Child = false;
   /// Set when an option of ours is malformed: the one-line message.
   std::string Error;
 };
@@ -63,6 +71,24 @@ std::optional<std::string> buildPathOf(llvm::ArrayRef<std::string> ToolArgs);
 std::vector<std::string>
 withBuildPath(llvm::ArrayRef<std::string> Args, llvm::StringRef BuildPath,
               llvm::ArrayRef<std::string> ExtraSources);
+
+/// Removes `--export-fixes F` / `--export-fixes=F` from the tool options in
+/// \p Args and returns F ("" when not given).
+std::string takeExportFixes(std::vector<std::string> &Args);
+
+/// \p Args with its source paths replaced by \p Sources (put after the
+/// other tool options, before any `--`).
+std::vector<std::string> withSources(llvm::ArrayRef<std::string> Args,
+                                     llvm::ArrayRef<std::string> Sources);
+
+/// Whether the tool options ask clang-tidy to apply fixes (`--fix`,
+/// `--fix-errors`, `--fix-notes`).
+bool asksForFixes(llvm::ArrayRef<std::string> ToolArgs);
+
+/// Whether the tool options ask for information instead of linting
+/// (`--list-checks`, `--dump-config`, `--explain-config`, `--verify-config`,
+/// `--help`, `--version`).
+bool asksForInformation(llvm::ArrayRef<std::string> ToolArgs);
 
 /// `.cu` and `.cuh` files.
 bool isCudaSourcePath(llvm::StringRef Path);

@@ -13,13 +13,18 @@
 #include "CudaInvocation.h"
 #include "CudaModuleAnchor.h"
 #include "CudaToolkit.h"
+#include "TidyOutput.h"
 #include "clang-tidy/ClangTidyForceLinker.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <deque>
+#include <set>
 
 using namespace cuda_lambda_tidy;
 
@@ -121,6 +126,231 @@ int runWithDatabase(const char *Argv0, llvm::ArrayRef<std::string> Args,
   return Status;
 }
 
+
+/// The CUDA files of the compile database in \p DatabaseDir, translated as
+/// the child processes will; empty (with the message in \p Error) when the
+/// database is unusable.
+std::vector<std::string> databaseCudaFiles(llvm::StringRef DatabaseDir,
+                                           bool AllowPlugins,
+                                           std::string &Error) {
+  llvm::SmallString<256> DatabaseFile(DatabaseDir);
+  llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+  auto Buffer = llvm::MemoryBuffer::getFile(DatabaseFile);
+  if (!Buffer) {
+    Error = ("'" + DatabaseFile + "' cannot be read").str();
+    return {};
+  }
+  NvccEnvironment Env;
+  ToolkitEnvironment ToolkitEnv = ToolkitEnvironment::real();
+  Env.ReadFile = ToolkitEnv.ReadFile;
+  Env.ToolkitOf = [ToolkitEnv](llvm::StringRef Nvcc) {
+    return toolkitOfNvcc(Nvcc, ToolkitEnv);
+  };
+  llvm::Expected<DatabaseTranslation> Translated =
+      translateCompileDatabase((*Buffer)->getBuffer(), Env, AllowPlugins);
+  if (!Translated) {
+    Error = ("'" + DatabaseFile +
+             "': " + llvm::toString(Translated.takeError()))
+                .str();
+    return {};
+  }
+  if (Translated->CudaFiles.empty())
+    Error = ("'" + DatabaseFile + "' has no CUDA entries").str();
+  return Translated->CudaFiles;
+}
+
+/// One child process: one pass over some files.
+struct ChildRun {
+  std::vector<std::string> Args; ///< without argv[0]
+  size_t Group = 0;              ///< which output group it belongs to
+  std::string StdoutFile, StderrFile, FixesFile;
+  llvm::sys::ProcessInfo Process;
+  int Status = 0;
+};
+
+std::string temporaryFile(llvm::StringRef Suffix) {
+  llvm::SmallString<256> Path;
+  if (llvm::sys::fs::createTemporaryFile("cuda-lambda-tidy", Suffix, Path))
+    return "";
+  llvm::sys::RemoveFileOnSignal(Path);
+  return Path.str().str();
+}
+
+std::string readWhole(llvm::StringRef Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  return Buffer ? (*Buffer)->getBuffer().str() : std::string();
+}
+
+/// Runs the passes in child processes of this binary, at most \p Parallel at
+/// a time (one with --fix, in order: the device pass fixes first), and
+/// prints their merged findings in \p Own.Format.
+int runChildren(const char *Argv0, std::vector<std::string> Args,
+                const OwnOptions &Own,
+                llvm::ArrayRef<std::string> Passes,
+                llvm::ArrayRef<std::vector<std::string>> Groups,
+                unsigned Parallel) {
+  static int Anchor;
+  std::string Self = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
+  if (Self.empty())
+    Self = Argv0;
+  std::string ExportFixes = takeExportFixes(Args);
+  bool WantFixes = !ExportFixes.empty() || Own.Format == "sarif";
+  if (asksForFixes(Args))
+    Parallel = 1;
+
+  std::vector<ChildRun> Runs;
+  for (size_t G = 0; G < Groups.size(); ++G)
+    for (const std::string &Pass : Passes) {
+      ChildRun Run;
+      Run.Group = G;
+      Run.Args = {"--cuda-lambda-tidy-child"};
+      if (!Pass.empty())
+        Run.Args.push_back("--cuda-pass=" + Pass);
+      if (Own.AllowPlugins)
+        Run.Args.push_back("--allow-plugins");
+      Run.StdoutFile = temporaryFile("out");
+      Run.StderrFile = temporaryFile("err");
+      if (WantFixes) {
+        Run.FixesFile = temporaryFile("yaml");
+        Run.Args.push_back("--export-fixes=" + Run.FixesFile);
+      }
+      if (Run.StdoutFile.empty() || Run.StderrFile.empty() ||
+          (WantFixes && Run.FixesFile.empty()))
+        return inputError("cannot create a temporary file");
+      std::vector<std::string> Rest =
+          Groups[G].empty() ? Args : withSources(Args, Groups[G]);
+      Run.Args.insert(Run.Args.end(), Rest.begin(), Rest.end());
+      Runs.push_back(std::move(Run));
+    }
+
+  // Start in order; wait for the oldest running child when all slots are
+  // taken, so that --fix (one slot) runs strictly in order.
+  std::deque<size_t> Running;
+  auto WaitOldest = [&] {
+    ChildRun &Run = Runs[Running.front()];
+    Running.pop_front();
+    std::string Message;
+    llvm::sys::ProcessInfo Done =
+        llvm::sys::Wait(Run.Process, std::nullopt, &Message);
+    Run.Status = Done.ReturnCode;
+    if (Run.Status < 0)
+      llvm::errs() << "cuda-lambda-tidy: error: a child pass failed: "
+                   << Message << "\n";
+  };
+  for (size_t I = 0; I < Runs.size(); ++I) {
+    if (Running.size() >= std::max(1u, Parallel))
+      WaitOldest();
+    ChildRun &Run = Runs[I];
+    std::vector<llvm::StringRef> ArgRefs = {Self};
+    ArgRefs.insert(ArgRefs.end(), Run.Args.begin(), Run.Args.end());
+    std::optional<llvm::StringRef> Redirects[] = {
+        std::nullopt, llvm::StringRef(Run.StdoutFile),
+        llvm::StringRef(Run.StderrFile)};
+    std::string Message;
+    bool Failed = false;
+    Run.Process = llvm::sys::ExecuteNoWait(Self, ArgRefs, std::nullopt,
+                                           Redirects, 0, &Message, &Failed);
+    if (Failed) {
+      Run.Status = -1;
+      llvm::errs() << "cuda-lambda-tidy: error: cannot run '" << Self
+                   << "': " << Message << "\n";
+      continue;
+    }
+    Running.push_back(I);
+  }
+  while (!Running.empty())
+    WaitOldest();
+
+  // Collect: findings per group, each finding once overall; stderr lines
+  // once, in the order the children ran.
+  int Status = 0;
+  std::vector<std::string> ErrorLines, PreambleLines;
+  std::set<std::string> SeenError, SeenPreamble, Printed;
+  std::vector<PrintedDiagnostic> All;
+  std::vector<clang::tooling::TranslationUnitDiagnostics> FixParts;
+  for (size_t G = 0; G < Groups.size(); ++G) {
+    std::vector<std::vector<PrintedDiagnostic>> Passes;
+    for (ChildRun &Run : Runs) {
+      if (Run.Group != G)
+        continue;
+      Status = std::max(Status, Run.Status < 0 ? 1 : Run.Status);
+      std::vector<std::string> Preamble;
+      Passes.push_back(parseDiagnostics(readWhole(Run.StdoutFile), &Preamble));
+      for (const std::string &Line : Preamble)
+        if (SeenPreamble.insert(Line).second)
+          PreambleLines.push_back(Line);
+      llvm::SmallVector<llvm::StringRef, 16> Lines;
+      std::string Err = readWhole(Run.StderrFile);
+      llvm::StringRef(Err).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+      for (llvm::StringRef Line : Lines)
+        if (SeenError.insert(Line.str()).second)
+          ErrorLines.push_back(Line.str());
+      if (!Run.FixesFile.empty()) {
+        llvm::Expected<clang::tooling::TranslationUnitDiagnostics> Fixes =
+            readExportedFixes(readWhole(Run.FixesFile));
+        if (Fixes)
+          FixParts.push_back(std::move(*Fixes));
+        else
+          warning(llvm::toString(Fixes.takeError()));
+      }
+      llvm::sys::fs::remove(Run.StdoutFile);
+      llvm::sys::fs::remove(Run.StderrFile);
+      if (!Run.FixesFile.empty())
+        llvm::sys::fs::remove(Run.FixesFile);
+    }
+    for (PrintedDiagnostic &D : mergeDiagnostics(Passes))
+      if (Printed.insert(D.key()).second)
+        All.push_back(std::move(D));
+  }
+
+  for (const std::string &Line : ErrorLines)
+    llvm::errs() << Line << "\n";
+  clang::tooling::TranslationUnitDiagnostics Fixes =
+      mergeExportedFixes(FixParts);
+  if (!ExportFixes.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(ExportFixes, EC);
+    if (EC)
+      return inputError("cannot write '" + ExportFixes + "'");
+    Out << writeExportedFixes(Fixes);
+  }
+  if (Own.Format == "sarif") {
+    llvm::outs() << renderSarif(All, Fixes, /*ToolVersion=*/"",
+                                artifactUri(CUDA_LAMBDA_TIDY_DOCS_DIR "/"));
+  } else if (Own.Format == "github") {
+    llvm::outs() << renderGithub(All);
+  } else {
+    for (const std::string &Line : PreambleLines)
+      llvm::outs() << Line << "\n";
+    llvm::outs() << renderText(All);
+  }
+  llvm::outs().flush();
+  return Status;
+}
+
+/// The directory of the compile database clang-tidy will use for
+/// \p CommandLine, or "" when there is none (or flags follow `--`).
+std::string databaseDirOf(const ToolCommandLine &CommandLine) {
+  if (CommandLine.HasCompilerArgs)
+    return "";
+  std::string DatabaseDir;
+  if (std::optional<std::string> BuildPath =
+          buildPathOf(CommandLine.ToolArgs)) {
+    DatabaseDir = *BuildPath;
+    if (llvm::sys::path::filename(DatabaseDir) == "compile_commands.json")
+      DatabaseDir = llvm::sys::path::parent_path(DatabaseDir).str();
+    if (DatabaseDir.empty())
+      DatabaseDir = ".";
+  } else if (!CommandLine.SourcePaths.empty()) {
+    DatabaseDir = compileDatabaseAbove(CommandLine.SourcePaths.front());
+  }
+  llvm::SmallString<256> DatabaseFile(DatabaseDir);
+  llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+  if (DatabaseDir.empty() || !llvm::sys::fs::exists(DatabaseFile))
+    return "";
+  return DatabaseDir;
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -128,7 +358,6 @@ int main(int argc, const char **argv) {
   OwnOptions Own = takeOwnOptions(Args);
   if (!Own.Error.empty())
     return inputError(Own.Error);
-  Args = withCudaPass(Args, Own.CudaPass);
   ToolCommandLine CommandLine = parseToolCommandLine(Args);
 
   for (const std::string &Source : CommandLine.SourcePaths) {
@@ -149,26 +378,57 @@ int main(int argc, const char **argv) {
     llvm::sys::fs::closeFile(*Handle);
   }
 
-  // Flags after `--` win over any database, as in clang-tidy.
-  if (!CommandLine.HasCompilerArgs) {
-    std::string DatabaseDir;
-    if (std::optional<std::string> BuildPath =
-            buildPathOf(CommandLine.ToolArgs)) {
-      DatabaseDir = *BuildPath;
-      if (llvm::sys::path::filename(DatabaseDir) == "compile_commands.json")
-        DatabaseDir = llvm::sys::path::parent_path(DatabaseDir).str();
-      if (DatabaseDir.empty())
-        DatabaseDir = ".";
-    } else if (!CommandLine.SourcePaths.empty()) {
-      DatabaseDir = compileDatabaseAbove(CommandLine.SourcePaths.front());
+  // Flags after `--` win over any database, as in clang-tidy. Without a
+  // compile_commands.json (a compile_flags.txt, say) clang-tidy decides
+  // alone.
+  std::string DatabaseDir = databaseDirOf(CommandLine);
+
+  // The parent: passes, formats and -j run as child processes of this
+  // binary, each one pass over some files with clang-tidy's own output.
+  bool Lints = !asksForInformation(CommandLine.ToolArgs) &&
+               (!CommandLine.SourcePaths.empty() || CommandLine.HasBuildPath);
+  if (!Own.Child && Lints) {
+    std::vector<std::string> Passes;
+    std::string Language = explicitLanguage(CommandLine.CompilerArgs);
+    bool Cuda = CommandLine.SourcePaths.empty() || Language == "cuda" ||
+                Language == "cu" ||
+                llvm::any_of(CommandLine.SourcePaths, isCudaSourcePath);
+    if (!Own.CudaPass.empty() && Own.CudaPass != "both")
+      Passes = {Own.CudaPass};
+    else if (Cuda)
+      Passes = {"device", "host"};
+    else
+      Passes = {""};
+    if (Passes.size() > 1 || Own.Format != "text" || Own.Jobs > 0) {
+      std::vector<std::vector<std::string>> Groups;
+      if (Own.Jobs == 0) {
+        Groups = {{}};
+      } else {
+        std::vector<std::string> Files = CommandLine.SourcePaths;
+        if (Files.empty()) {
+          if (DatabaseDir.empty())
+            return inputError("-j without files needs -p with a "
+                              "compile_commands.json");
+          std::string Error;
+          Files = databaseCudaFiles(DatabaseDir, Own.AllowPlugins, Error);
+          if (!Error.empty())
+            return inputError(Error);
+        }
+        for (const std::string &File : Files)
+          Groups.push_back({File});
+      }
+      return runChildren(argv[0], Args, Own, Passes, Groups,
+                         std::max(1u, Own.Jobs));
     }
-    llvm::SmallString<256> DatabaseFile(DatabaseDir);
-    llvm::sys::path::append(DatabaseFile, "compile_commands.json");
-    // Without a compile_commands.json (a compile_flags.txt, say) clang-tidy
-    // decides alone.
-    if (!DatabaseDir.empty() && llvm::sys::fs::exists(DatabaseFile))
-      return runWithDatabase(argv[0], Args, CommandLine, DatabaseDir, Own);
+    Own.CudaPass = Passes.front();
   }
+  if (Own.CudaPass == "both")
+    Own.CudaPass = "";
+  Args = withCudaPass(Args, Own.CudaPass);
+  CommandLine = parseToolCommandLine(Args);
+
+  if (!DatabaseDir.empty())
+    return runWithDatabase(argv[0], Args, CommandLine, DatabaseDir, Own);
 
   std::optional<CudaToolkit> Toolkit =
       findCudaToolkit(ToolkitEnvironment::real());

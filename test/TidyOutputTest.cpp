@@ -1,0 +1,168 @@
+//===--- TidyOutputTest.cpp - cuda-lambda-tidy --------------------------===//
+
+#include "TidyOutput.h"
+#include "llvm/Support/JSON.h"
+#include "gtest/gtest.h"
+
+using namespace cuda_lambda_tidy;
+
+namespace {
+
+const char *DevicePass =
+    "/src/a.cu:12:7: warning: lambda captures 'x' by reference [cuda-lambda-reference-capture]\n"
+    "   12 |   f([&] { x; });\n"
+    "      |       ^\n"
+    "/src/a.cu:10:3: note: 'x' declared here\n"
+    "   10 |   int x;\n"
+    "      |   ^\n"
+    "/src/a.cu:20:1: warning: only on the device [cuda-foo]\n";
+
+const char *HostPass =
+    "/src/a.cu:12:7: warning: lambda captures 'x' by reference [cuda-lambda-reference-capture]\n"
+    "   12 |   f([&] { x; });\n"
+    "      |       ^\n"
+    "/src/a.cu:10:3: note: 'x' declared here\n"
+    "   10 |   int x;\n"
+    "      |   ^\n"
+    "/src/a.cu:5:2: error: only on the host [cuda-bar,-warnings-as-errors]\n";
+
+TEST(TidyOutput, ParsesWarningsNotesAndExcerpts) {
+  std::vector<std::string> Preamble;
+  auto D = parseDiagnostics(std::string("banner\n") + DevicePass, &Preamble);
+  ASSERT_EQ(D.size(), 2u);
+  EXPECT_EQ(Preamble, std::vector<std::string>{"banner"});
+  EXPECT_EQ(D[0].File, "/src/a.cu");
+  EXPECT_EQ(D[0].Line, 12u);
+  EXPECT_EQ(D[0].Column, 7u);
+  EXPECT_EQ(D[0].Severity, "warning");
+  EXPECT_EQ(D[0].Message, "lambda captures 'x' by reference");
+  EXPECT_EQ(D[0].Check, "cuda-lambda-reference-capture");
+  EXPECT_EQ(D[0].Lines.size(), 3u);
+  ASSERT_EQ(D[0].Notes.size(), 1u);
+  EXPECT_EQ(D[0].Notes[0].Message, "'x' declared here");
+  EXPECT_EQ(D[0].Notes[0].Lines.size(), 3u);
+  auto H = parseDiagnostics(HostPass);
+  EXPECT_EQ(H[1].Check, "cuda-bar");
+  EXPECT_EQ(H[1].Severity, "error");
+}
+
+TEST(TidyOutput, MergesPassesOnceInOrder) {
+  auto Merged =
+      mergeDiagnostics({parseDiagnostics(DevicePass), parseDiagnostics(HostPass)});
+  ASSERT_EQ(Merged.size(), 3u);
+  EXPECT_EQ(Merged[0].Line, 5u);
+  EXPECT_EQ(Merged[1].Line, 12u);
+  EXPECT_EQ(Merged[1].Notes.size(), 1u);
+  EXPECT_EQ(Merged[2].Line, 20u);
+  // Either order of passes gives the same text.
+  EXPECT_EQ(renderText(Merged),
+            renderText(mergeDiagnostics(
+                {parseDiagnostics(HostPass), parseDiagnostics(DevicePass)})));
+  std::string Text = renderText(Merged);
+  EXPECT_EQ(Text.find("12:7: warning"), Text.rfind("12:7: warning"));
+}
+
+TEST(TidyOutput, GithubAnnotations) {
+  auto D = parseDiagnostics(
+      "/s/a,b.cu:3:4: warning: 100% wrong: x [cuda-foo]\n"
+      "/s/a,b.cu:1:1: note: here\n"
+      "/s/c.cu:9:2: error: bad [cuda-bar]\n");
+  EXPECT_EQ(renderGithub(D),
+            "::warning file=/s/a%2Cb.cu,line=3,col=4,title=cuda-foo::100%25 "
+            "wrong: x%0Anote: /s/a,b.cu:1:1: here\n"
+            "::error file=/s/c.cu,line=9,col=2,title=cuda-bar::bad\n");
+}
+
+const char *Exported = R"(---
+MainSourceFile:  '/src/a.cu'
+Diagnostics:
+  - DiagnosticName:  cuda-foo
+    DiagnosticMessage:
+      Message:         only on the device
+      FilePath:        '/src/a.cu'
+      FileOffset:      40
+      Replacements:
+        - FilePath:        '/src/a.cu'
+          Offset:          40
+          Length:          3
+          ReplacementText: '[=]'
+    Level:           Warning
+    BuildDirectory:  '/src'
+...
+)";
+
+TEST(TidyOutput, ExportedFixesMergeOnce) {
+  auto A = readExportedFixes(Exported);
+  ASSERT_TRUE(static_cast<bool>(A));
+  ASSERT_EQ(A->Diagnostics.size(), 1u);
+  auto Merged = mergeExportedFixes({*A, *A});
+  EXPECT_EQ(Merged.Diagnostics.size(), 1u);
+  EXPECT_EQ(Merged.MainSourceFile, "/src/a.cu");
+  auto Again = readExportedFixes(writeExportedFixes(Merged));
+  ASSERT_TRUE(static_cast<bool>(Again));
+  ASSERT_EQ(Again->Diagnostics.size(), 1u);
+  EXPECT_EQ(Again->Diagnostics[0].Message.Fix.lookup("/src/a.cu").size(), 1u);
+  EXPECT_FALSE(static_cast<bool>(readExportedFixes("Diagnostics: [")));
+  auto Empty = readExportedFixes("");
+  ASSERT_TRUE(static_cast<bool>(Empty));
+  EXPECT_TRUE(Empty->Diagnostics.empty());
+}
+
+TEST(TidyOutput, RuleHelpAndUris) {
+  EXPECT_EQ(ruleHelpUri("cuda-foo", "file:///d/"), "file:///d/cuda-foo.md");
+  EXPECT_EQ(ruleHelpUri("bugprone-use-after-move", ""),
+            "https://clang.llvm.org/extra/clang-tidy/checks/bugprone/"
+            "use-after-move.html");
+  EXPECT_EQ(artifactUri("/a b/c.cu"), "file:///a%20b/c.cu");
+  EXPECT_EQ(artifactUri("src/c.cu"), "src/c.cu");
+}
+
+TEST(TidyOutput, SarifHasResultsRulesAndFixes) {
+  auto Fixes = readExportedFixes(Exported);
+  ASSERT_TRUE(static_cast<bool>(Fixes));
+  auto Diags = mergeDiagnostics({parseDiagnostics(DevicePass)});
+  llvm::Expected<llvm::json::Value> Log =
+      llvm::json::parse(renderSarif(Diags, *Fixes, "", "file:///docs/"));
+  ASSERT_TRUE(static_cast<bool>(Log));
+  const llvm::json::Object *Root = Log->getAsObject();
+  EXPECT_EQ(*Root->getString("version"), "2.1.0");
+  const llvm::json::Object *Run = Root->getArray("runs")->front().getAsObject();
+  const llvm::json::Array *Rules =
+      Run->getObject("tool")->getObject("driver")->getArray("rules");
+  ASSERT_EQ(Rules->size(), 2u);
+  EXPECT_EQ(*(*Rules)[0].getAsObject()->getString("id"), "cuda-foo");
+  EXPECT_EQ(*(*Rules)[0].getAsObject()->getString("helpUri"),
+            "file:///docs/cuda-foo.md");
+  const llvm::json::Array *Results = Run->getArray("results");
+  ASSERT_EQ(Results->size(), 2u);
+  const llvm::json::Object *First = (*Results)[0].getAsObject();
+  EXPECT_EQ(*First->getString("ruleId"), "cuda-lambda-reference-capture");
+  EXPECT_EQ(*First->getInteger("ruleIndex"), 1);
+  EXPECT_EQ(First->getArray("relatedLocations")->size(), 1u);
+  EXPECT_EQ(First->getArray("fixes"), nullptr);
+  const llvm::json::Object *Region = First->getArray("locations")
+                                         ->front()
+                                         .getAsObject()
+                                         ->getObject("physicalLocation")
+                                         ->getObject("region");
+  EXPECT_EQ(*Region->getInteger("startLine"), 12);
+  EXPECT_EQ(*Region->getInteger("startColumn"), 7);
+  const llvm::json::Object *Second = (*Results)[1].getAsObject();
+  const llvm::json::Array *SecondFixes = Second->getArray("fixes");
+  ASSERT_NE(SecondFixes, nullptr);
+  const llvm::json::Object *Change = SecondFixes->front()
+                                         .getAsObject()
+                                         ->getArray("artifactChanges")
+                                         ->front()
+                                         .getAsObject();
+  const llvm::json::Object *Replacement =
+      Change->getArray("replacements")->front().getAsObject();
+  EXPECT_EQ(*Replacement->getObject("deletedRegion")->getInteger("charOffset"),
+            40);
+  EXPECT_EQ(*Replacement->getObject("deletedRegion")->getInteger("charLength"),
+            3);
+  EXPECT_EQ(*Replacement->getObject("insertedContent")->getString("text"),
+            "[=]");
+}
+
+} // namespace

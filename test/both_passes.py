@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Both passes in one run: a hazard only under `#ifdef __CUDA_ARCH__` (device
+pass) and one only under `#ifndef __CUDA_ARCH__` (host pass) are both
+reported, each once; --cuda-pass=device and =host see one each; the exported
+fixes hold both; --fix fixes both sides.
+
+  both_passes.py --tool build/bin/cuda-lambda-tidy
+"""
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FIXTURE = HERE / "both-passes" / "split.cu"
+CHECKS = "--checks=-*,cuda-*"
+DIAG_RE = re.compile(r"^(.+?):(\d+):(\d+): (warning|error): (.*)$", re.M)
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def findings(output):
+    return [(Path(m[0]).name, int(m[1]), int(m[2])) for m in DIAG_RE.findall(output)]
+
+
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tool", required=True)
+    tool = parser.parse_args().tool
+    device, host = ("split.cu", 8, 18), ("split.cu", 15, 16)
+
+    default = run([tool, CHECKS, str(FIXTURE)])
+    check(default.returncode == 0, f"default run exited {default.returncode}: {default.stderr}")
+    check(findings(default.stdout) == [device, host],
+          f"default run (both passes) reported {findings(default.stdout)}:\n{default.stdout}")
+    both = run([tool, CHECKS, "--cuda-pass=both", str(FIXTURE)])
+    check(both.stdout == default.stdout, "--cuda-pass=both differs from the default")
+    again = run([tool, CHECKS, str(FIXTURE)])
+    check(again.stdout == default.stdout, "two runs printed different output")
+    for pass_, expected in (("device", [device]), ("host", [host])):
+        one = run([tool, CHECKS, f"--cuda-pass={pass_}", str(FIXTURE)])
+        check(findings(one.stdout) == expected,
+              f"--cuda-pass={pass_} reported {findings(one.stdout)}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fixes = Path(tmp) / "fixes.yaml"
+        run([tool, CHECKS, f"--export-fixes={fixes}", str(FIXTURE)])
+        text = fixes.read_text() if fixes.exists() else ""
+        check(text.count("DiagnosticName:") == 2,
+              f"exported fixes should hold two diagnostics:\n{text}")
+        check(text.count("ReplacementText: '='") == 2 or
+              text.count("ReplacementText: =") == 2,
+              f"exported fixes should hold two replacements:\n{text}")
+
+        copy = Path(tmp) / "split.cu"
+        shutil.copy(FIXTURE, copy)
+        fixed = run([tool, CHECKS, "--fix", str(copy)])
+        check(fixed.returncode == 0, f"--fix exited {fixed.returncode}: {fixed.stderr}")
+        source = copy.read_text()
+        check("[&] __host__" not in source and source.count("[=] __host__ __device__") == 2,
+              f"--fix did not fix both passes:\n{source}")
+        clean = run([tool, CHECKS, str(copy)])
+        check(findings(clean.stdout) == [], f"findings left after --fix: {clean.stdout}")
+
+    bad = run([tool, "--cuda-pass=all", str(FIXTURE)])
+    check(bad.returncode == 2, f"a bad --cuda-pass exited {bad.returncode}")
+
+    for failure in failures:
+        print("FAIL: " + failure)
+    print("both passes: " + ("FAILED" if failures else "ok"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
