@@ -6,6 +6,7 @@
 
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
+#include "LambdaHostReturnTypeQueryCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -20,6 +21,8 @@ public:
         "cuda-extended-lambda-flag");
     CheckFactories.registerCheck<HostVariableInDeviceCodeCheck>(
         "cuda-host-variable-in-device-code");
+    CheckFactories.registerCheck<LambdaHostReturnTypeQueryCheck>(
+        "cuda-lambda-host-return-type-query");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
     CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(
