@@ -6,6 +6,7 @@
 
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
+#include "LambdaClosureTraitCheck.h"
 #include "LambdaHostReturnTypeQueryCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
@@ -21,6 +22,8 @@ public:
         "cuda-extended-lambda-flag");
     CheckFactories.registerCheck<HostVariableInDeviceCodeCheck>(
         "cuda-host-variable-in-device-code");
+    CheckFactories.registerCheck<LambdaClosureTraitCheck>(
+        "cuda-lambda-closure-trait");
     CheckFactories.registerCheck<LambdaHostReturnTypeQueryCheck>(
         "cuda-lambda-host-return-type-query");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
