@@ -90,8 +90,15 @@ TraitUse findTrait(const Stmt *S, int Depth = 0) {
       if (!Name.empty())
         return {Ref, Closure, "'" + Name + "'"};
     }
-    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(
-            Ref->getDecl()->getDeclContext())) {
+    // `std::is_trivially_copyable<C>::value`: `value` may live in a base
+    // (`integral_constant`), so look at the qualifier as written.
+    const NestedNameSpecifier Qualifier = Ref->getQualifier();
+    const Type *QualifierType =
+        Qualifier.getKind() == NestedNameSpecifier::Kind::Type
+            ? Qualifier.getAsType()
+            : nullptr;
+    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            QualifierType ? QualifierType->getAsCXXRecordDecl() : nullptr)) {
       std::string Name = libraryTrait(*Spec->getSpecializedTemplate(),
                                       Spec->getTemplateArgs().asArray(), Closure);
       if (!Name.empty())
