@@ -17,6 +17,8 @@
 #include "LambdaInitCaptureCheck.h"
 #include "LambdaMissingAnnotationCheck.h"
 #include "LambdaArchDependentCheck.h"
+#include "LambdaClosureTraitCheck.h"
+#include "LambdaHostReturnTypeQueryCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "LambdaThisCaptureCheck.h"
 #include "NvstdFunctionBoundaryCheck.h"
@@ -55,6 +57,10 @@ public:
         "cuda-lambda-missing-annotation");
     CheckFactories.registerCheck<LambdaArchDependentCheck>(
         "cuda-lambda-arch-dependent");
+    CheckFactories.registerCheck<LambdaClosureTraitCheck>(
+        "cuda-lambda-closure-trait");
+    CheckFactories.registerCheck<LambdaHostReturnTypeQueryCheck>(
+        "cuda-lambda-host-return-type-query");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
     CheckFactories.registerCheck<LambdaThisCaptureCheck>(

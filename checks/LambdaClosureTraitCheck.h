@@ -1,0 +1,40 @@
+//===--- LambdaClosureTraitCheck.h - cuda-lambda-tidy ------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_LAMBDACLOSURETRAITCHECK_H
+#define CUDA_LAMBDA_TIDY_LAMBDACLOSURETRAITCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::tidy::cuda {
+
+/// Flags type traits on an extended lambda's closure type
+/// (`std::is_trivially_copyable`, `std::is_standard_layout`, ...) whose answer
+/// picks a kernel's template argument or decides a launch in host code (H15):
+/// nvcc's host compiler and device pass may answer differently.
+class LambdaClosureTraitCheck : public ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+
+private:
+  struct Query {
+    SourceLocation Loc;
+    const CXXRecordDecl *Closure;
+    std::string What;
+    std::string Kernel; // empty: the trait decides whether a kernel runs
+  };
+  llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> Lambdas;
+  llvm::SmallVector<Query, 8> Queries;
+  ASTContext *Context = nullptr;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif

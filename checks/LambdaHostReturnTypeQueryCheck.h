@@ -1,0 +1,40 @@
+//===--- LambdaHostReturnTypeQueryCheck.h - cuda-lambda-tidy ------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_LAMBDAHOSTRETURNTYPEQUERYCHECK_H
+#define CUDA_LAMBDA_TIDY_LAMBDAHOSTRETURNTYPEQUERYCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace clang::tidy::cuda {
+
+/// Flags host code that asks for the return type of an extended `__device__`
+/// lambda without a trailing return type (H13): `decltype(l(...))`,
+/// `std::invoke_result`/`std::result_of` (and `cuda::std::`), and
+/// `thrust::make_transform_iterator`/`thrust::transform_iterator`. nvcc's host
+/// pass sees a placeholder whose call operator returns `int`.
+class LambdaHostReturnTypeQueryCheck : public ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onEndOfTranslationUnit() override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+
+private:
+  struct Query {
+    SourceLocation Loc;
+    const CXXRecordDecl *Closure;
+    std::string What;
+  };
+  llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> Lambdas;
+  llvm::SmallVector<Query, 8> Queries;
+  ASTContext *Context = nullptr;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
