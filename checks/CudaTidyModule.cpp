@@ -7,18 +7,18 @@
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
 #include "LambdaAnnotationFormCheck.h"
+#include "LambdaArchDependentCheck.h"
 #include "LambdaCaptureTypeCheck.h"
+#include "LambdaClosureTraitCheck.h"
 #include "LambdaEnclosingFunctionCheck.h"
 #include "LambdaEnclosingTemplateCheck.h"
 #include "LambdaFunctionPointerConversionCheck.h"
 #include "LambdaGenericHostDeviceCheck.h"
+#include "LambdaHostReturnTypeQueryCheck.h"
 #include "LambdaIfConstexprCaptureCheck.h"
 #include "LambdaInDeducedReturnFunctionCheck.h"
 #include "LambdaInitCaptureCheck.h"
 #include "LambdaMissingAnnotationCheck.h"
-#include "LambdaArchDependentCheck.h"
-#include "LambdaClosureTraitCheck.h"
-#include "LambdaHostReturnTypeQueryCheck.h"
 #include "LambdaReferenceCaptureCheck.h"
 #include "LambdaThisCaptureCheck.h"
 #include "NvstdFunctionBoundaryCheck.h"
@@ -37,8 +37,12 @@ public:
         "cuda-host-variable-in-device-code");
     CheckFactories.registerCheck<LambdaAnnotationFormCheck>(
         "cuda-lambda-annotation-form");
+    CheckFactories.registerCheck<LambdaArchDependentCheck>(
+        "cuda-lambda-arch-dependent");
     CheckFactories.registerCheck<LambdaCaptureTypeCheck>(
         "cuda-lambda-capture-type");
+    CheckFactories.registerCheck<LambdaClosureTraitCheck>(
+        "cuda-lambda-closure-trait");
     CheckFactories.registerCheck<LambdaEnclosingFunctionCheck>(
         "cuda-lambda-enclosing-function");
     CheckFactories.registerCheck<LambdaEnclosingTemplateCheck>(
@@ -47,6 +51,8 @@ public:
         "cuda-lambda-function-pointer-conversion");
     CheckFactories.registerCheck<LambdaGenericHostDeviceCheck>(
         "cuda-lambda-generic-host-device");
+    CheckFactories.registerCheck<LambdaHostReturnTypeQueryCheck>(
+        "cuda-lambda-host-return-type-query");
     CheckFactories.registerCheck<LambdaIfConstexprCaptureCheck>(
         "cuda-lambda-if-constexpr-capture");
     CheckFactories.registerCheck<LambdaInDeducedReturnFunctionCheck>(
@@ -55,12 +61,6 @@ public:
         "cuda-lambda-init-capture");
     CheckFactories.registerCheck<LambdaMissingAnnotationCheck>(
         "cuda-lambda-missing-annotation");
-    CheckFactories.registerCheck<LambdaArchDependentCheck>(
-        "cuda-lambda-arch-dependent");
-    CheckFactories.registerCheck<LambdaClosureTraitCheck>(
-        "cuda-lambda-closure-trait");
-    CheckFactories.registerCheck<LambdaHostReturnTypeQueryCheck>(
-        "cuda-lambda-host-return-type-query");
     CheckFactories.registerCheck<LambdaReferenceCaptureCheck>(
         "cuda-lambda-reference-capture");
     CheckFactories.registerCheck<LambdaThisCaptureCheck>(
