@@ -134,24 +134,21 @@ class Route:
         a = self.args
         checks = f"--checks={fixture.checks}"
         if a.route == "drop-in":
-            cmd = [a.tool, checks, *fixture.tidy_args, *extra, str(source)]
             # A fixture that says --cuda-host-only in its RUN-ARGS is about
             # the host pass.
             pass_ = ("host" if "--cuda-host-only" in fixture.run_args
                      else a.cuda_pass)
-            cmd = [a.tool, f"--cuda-pass={pass_}", checks, *extra,
-                   str(source)]
+            cmd = [a.tool, f"--cuda-pass={pass_}", checks, *fixture.tidy_args,
+                   *extra, str(source)]
             # With no flags of its own the fixture exercises the tool's
             # automatic CUDA setup; with flags, the merge of ours and theirs.
             if fixture.run_args:
                 cmd += ["--", *fixture.run_args]
             return cmd
-        return [a.clang_tidy, f"--load={a.plugin}", checks, *fixture.tidy_args,
-                *extra, str(source), "--", *PLUGIN_CUDA_FLAGS, *fixture.run_args]
         host = ["--cuda-host-only"] if a.cuda_pass == "host" else []
-        return [a.clang_tidy, f"--load={a.plugin}", checks, *extra,
-                str(source), "--", *PLUGIN_CUDA_FLAGS, *host, *fixture.run_args]
-
+        return [a.clang_tidy, f"--load={a.plugin}", checks, *fixture.tidy_args,
+                *extra, str(source), "--", *PLUGIN_CUDA_FLAGS, *host,
+                *fixture.run_args]
 
 def run(cmd, cwd=None):
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,
