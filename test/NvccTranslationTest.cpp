@@ -269,6 +269,17 @@ TEST(NvccTranslationTest, OptionsFilesCannotRecurseForever) {
   EXPECT_FALSE(T.Problems.empty());
 }
 
+// A file that names itself many times would be read k^8 times through the
+// nesting cap alone (found by the fuzzer); the total is capped as well.
+TEST(NvccTranslationTest, OptionsFilesThatFanOutAreCapped) {
+  Files["/build/fan.rsp"] = "--options-file fan.rsp --options-file fan.rsp "
+                            "--options-file fan.rsp --options-file fan.rsp "
+                            "--options-file fan.rsp --options-file fan.rsp";
+  TranslatedCommand T = translate("nvcc --options-file fan.rsp -c a.cu");
+  EXPECT_FALSE(T.Problems.empty());
+  EXPECT_LE(count(T.Arguments, "-c"), 1);
+}
+
 // | -isystem=/p | -isystem /p |
 TEST(NvccTranslationTest, SystemIncludes) {
   TranslatedCommand T = translate("nvcc -isystem=/p -isystem /q -c a.cu");

@@ -302,6 +302,10 @@ private:
   llvm::StringSet<> SeenUnknown;
   TranslatedCommand Result;
   int PendingDepth = 0;
+  /// Options files read for this command. Nesting alone is capped at 8, but
+  /// a file that names itself k times would still be read k^8 times (the
+  /// fuzzer found that hang), so the total is capped too.
+  int OptionsFilesRead = 0;
 };
 
 void Translator::unknown(llvm::StringRef Flag) {
@@ -331,6 +335,13 @@ void Translator::expandOptionsFile(llvm::StringRef File, int Depth) {
   if (Depth >= 8) {
     Result.Problems.push_back("nvcc options files nested too deep at '" +
                               Path.str().str() + "'");
+    return;
+  }
+  if (++OptionsFilesRead > 64) {
+    if (OptionsFilesRead == 65)
+      Result.Problems.push_back("more than 64 nvcc options files in one "
+                                "command; ignoring '" +
+                                Path.str().str() + "' and the rest");
     return;
   }
   llvm::BumpPtrAllocator Alloc;
