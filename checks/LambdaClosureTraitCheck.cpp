@@ -3,6 +3,7 @@
 #include "LambdaClosureTraitCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ParentMapContext.h"
@@ -15,23 +16,6 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 namespace {
-
-/// `ns::name` of \p D with inline namespaces left out; empty inside a class
-/// or function.
-std::string qualifiedNameWithoutInline(const NamedDecl &D) {
-  std::string Result = D.getNameAsString();
-  for (const DeclContext *C = D.getDeclContext(); C; C = C->getParent()) {
-    const auto *NS = dyn_cast<NamespaceDecl>(C);
-    if (!NS) {
-      if (!C->isTranslationUnit() && !C->isTransparentContext())
-        return "";
-      continue;
-    }
-    if (!NS->isInline())
-      Result = NS->getNameAsString() + "::" + Result;
-  }
-  return Result;
-}
 
 const CXXRecordDecl *closureIn(QualType T) {
   if (T.isNull())
@@ -52,7 +36,7 @@ bool isLayoutTrait(StringRef Name) {
 /// The library trait `std::X<Closure>` named by \p Spec, as written.
 std::string libraryTrait(const NamedDecl &Template, ArrayRef<TemplateArgument> Args,
                          const CXXRecordDecl *&Closure) {
-  std::string Name = qualifiedNameWithoutInline(Template);
+  std::string Name = utils::qualifiedNameWithoutInline(Template);
   StringRef Short = Name;
   if (!Short.consume_front("std::") && !Short.consume_front("cuda::std::"))
     return "";

@@ -3,6 +3,7 @@
 #include "LambdaHostReturnTypeQueryCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/QualTypeNames.h"
@@ -16,24 +17,6 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 namespace {
-
-/// `ns::name` of \p D with inline namespaces (libc++'s `__1`, libcu++'s
-/// `__4`) left out.
-std::string qualifiedNameWithoutInline(const NamedDecl &D) {
-  std::string Result = D.getNameAsString();
-  for (const DeclContext *C = D.getDeclContext(); C; C = C->getParent()) {
-    const auto *NS = dyn_cast<NamespaceDecl>(C);
-    if (!NS) {
-      if (!C->isTranslationUnit() && !C->isTransparentContext())
-        return ""; // nested in a class or function: not a library template
-      continue;
-    }
-    if (NS->isInline())
-      continue;
-    Result = NS->getNameAsString() + "::" + Result;
-  }
-  return Result;
-}
 
 /// The closure class named by \p T: the type itself after references and
 /// qualifiers, or the callee of a `result_of<F(Args...)>` function type.
@@ -192,7 +175,7 @@ void LambdaHostReturnTypeQueryCheck::check(
     const TemplateDecl *Template = Spec->getTemplateName().getAsTemplateDecl();
     if (!Template)
       return;
-    const std::string Name = qualifiedNameWithoutInline(*Template);
+    const std::string Name = utils::qualifiedNameWithoutInline(*Template);
     static const llvm::StringRef Queried[] = {
         "std::invoke_result",        "std::invoke_result_t",
         "std::result_of",            "std::result_of_t",
@@ -221,7 +204,7 @@ void LambdaHostReturnTypeQueryCheck::check(
       if (inHostCode(DynTypedNode::create(*Call), *Context))
         Queries.push_back(
             {Call->getBeginLoc(), Closure,
-             "'" + qualifiedNameWithoutInline(*Call->getDirectCallee()) +
+             "'" + utils::qualifiedNameWithoutInline(*Call->getDirectCallee()) +
                  "'"});
       return;
     }

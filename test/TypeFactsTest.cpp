@@ -99,3 +99,20 @@ TEST(TypeFactsTest, OnlyStdsFunction) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TypeFactsTest, QualifiedNameLeavesOutInlineNamespaces) {
+  auto AST = parseCuda(R"cu(
+    namespace lib { inline namespace v4 { struct Trait {}; } }
+    struct Outer { struct Inner {}; };
+  )cu");
+  ASSERT_TRUE(AST);
+  const auto *Trait = findFirst<CXXRecordDecl>(*AST, cxxRecordDecl(hasName("Trait")));
+  const auto *Inner = findFirst<CXXRecordDecl>(*AST, cxxRecordDecl(hasName("Inner")));
+  ASSERT_TRUE(Trait && Inner);
+  EXPECT_EQ(clang::tidy::cuda::utils::qualifiedNameWithoutInline(*Trait), "lib::Trait");
+  EXPECT_EQ(clang::tidy::cuda::utils::qualifiedNameWithoutInline(*Inner), "");
+}
+
+} // namespace

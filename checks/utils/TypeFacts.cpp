@@ -145,4 +145,19 @@ std::optional<StdFunctionInType> findNvstdFunctionIn(QualType Type) {
   return findIn(Type, isNvstdFunction);
 }
 
+std::string qualifiedNameWithoutInline(const NamedDecl &D) {
+  std::string Result = D.getNameAsString();
+  for (const DeclContext *C = D.getDeclContext(); C; C = C->getParent()) {
+    const auto *NS = dyn_cast<NamespaceDecl>(C);
+    if (!NS) {
+      if (!C->isTranslationUnit() && !C->isTransparentContext())
+        return "";
+      continue;
+    }
+    if (!NS->isInline())
+      Result = NS->getNameAsString() + "::" + Result;
+  }
+  return Result;
+}
+
 } // namespace clang::tidy::cuda::utils

@@ -61,6 +61,12 @@ bool isNvstdFunctionClass(const CXXRecordDecl &Record);
 /// `nvstd::function` specialization).
 std::optional<StdFunctionInType> findNvstdFunctionIn(QualType Type);
 
+/// `ns::name` of \p D with inline namespaces (libc++'s `__1`, libcu++'s
+/// `__4`) left out, so that `cuda::std::__4::invoke_result` reads
+/// `cuda::std::invoke_result`; empty for a declaration nested in a class or
+/// function (not a library name).
+std::string qualifiedNameWithoutInline(const NamedDecl &D);
+
 } // namespace clang::tidy::cuda::utils
 
 #endif
