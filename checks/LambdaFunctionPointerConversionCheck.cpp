@@ -4,6 +4,7 @@
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang::ast_matchers;
@@ -41,6 +42,16 @@ void LambdaFunctionPointerConversionCheck::check(
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
   if (!utils::runsOnHost(utils::executionSpaceOf(*Function)))
     return;
+  // `l(0)` on a __device__ lambda from host code (as in `decltype(l(0))`)
+  // is a surrogate call: clang converts the closure to a function pointer
+  // only to call it. That is a return-type query or a wrong-side call
+  // (cuda-lambda-host-return-type-query), not a pointer the user keeps.
+  for (const DynTypedNode &Parent : Result.Context->getParents(*Call))
+    if (const auto *Cast = Parent.get<ImplicitCastExpr>())
+      for (const DynTypedNode &Grand : Result.Context->getParents(*Cast))
+        if (const auto *Outer = Grand.get<CallExpr>())
+          if (Outer->getCallee() == Cast)
+            return;
   const LambdaExpr *Lambda =
       lambdaOf(*Conversion->getParent(), *Result.Context);
   if (!Lambda ||

@@ -101,7 +101,7 @@ def main():
         f"Date: {datetime.date.today().isoformat()}. nvcc: `{' '.join(NVCC_FLAGS)}`. "
         "clang 22: `clang++-22 -fsyntax-only` with the flags of the README's plugin "
         "route, `--cuda-device-only` and `--cuda-host-only`. cuda-lambda-tidy: the "
-        "rule's check alone, default (device) pass.",
+        "rule's check alone, both passes (the default).",
         "",
         "Each cell counts fixture files. On a rule's *bad* fixtures, \"flags k/n\": "
         "the tool reported an error (nvcc: refused to compile; clang: an error or "
