@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite again, in an AddressSanitizer + UBSan build
+# (build-sanitize/), plus the fuzz smoke tests: the nvcc translator and the
+# compile-database reader, each fuzzed for CUDA_LAMBDA_TIDY_FUZZ_SECONDS (60).
+# CI runs it after scripts/test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+if [ ! -f build-sanitize/build.ninja ]; then
+  cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS=-O1 \
+    -DCUDA_LAMBDA_TIDY_SANITIZE=ON -DCUDA_LAMBDA_TIDY_FUZZ=ON \
+    -DCUDA_LAMBDA_TIDY_FUZZ_SECONDS="${CUDA_LAMBDA_TIDY_FUZZ_SECONDS:-60}" >/dev/null
+fi
+cmake --build build-sanitize
+# Exit codes no test expects, so a sanitizer report never passes for the
+# tool's "findings" (1) or "bad input" (2). Leaks are not checked here.
+export ASAN_OPTIONS="exitcode=86:detect_leaks=0:strict_string_checks=1:detect_stack_use_after_return=1"
+export UBSAN_OPTIONS="exitcode=87:print_stacktrace=1"
+cd build-sanitize
+# Left out: the tests that run none of our code (nvcc's verdicts on the
+# fixtures, the fixture runner's self-tests); the normal run has them.
+ctest --output-on-failure -j "$(nproc)" \
+  -E '^(fixtures-nvcc-verdicts|runner-rejects-.*)$' "$@"
