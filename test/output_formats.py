@@ -3,15 +3,19 @@
 
   output_formats.py --tool build/bin/cuda-lambda-tidy
 
-The published SARIF 2.1.0 JSON schema cannot be fetched on the build
-machines, so this checks the properties SARIF 2.1.0 requires of what we
-write (sarifLog.version/runs, run.tool.driver.name, result.message.text,
-rule ids unique, ruleIndex pointing at its rule, 1-based regions, fixes with
-artifactChanges/replacements and deletedRegion), plus that the fixes match
---export-fixes.
+The SARIF logs are validated against the published OASIS SARIF 2.1.0 JSON
+schema, kept in test/schemas/ (the build machines are offline; see
+test/schemas/README.md), with the validator its "$schema" names, every
+error reported with its path. Two deliberately broken copies of a log (a
+result whose level is "fatal", a region whose startLine is 0) must be
+rejected, so that the validation itself can fail. Besides the schema, this
+checks what the schema cannot: rule ids unique, ruleIndex pointing at its
+rule, helpUri naming the check's page, the results and their positions, and
+fixes that match --export-fixes.
 """
 
 import argparse
+import copy
 import json
 import re
 import subprocess
@@ -20,6 +24,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "both-passes" / "split.cu"
+# Warnings with notes, compiler errors (exit status 1), no fix-its.
+NOTES_AND_ERRORS = (HERE.parent / "fixtures" / "cuda-host-variable-in-device-code"
+                    / "host-variables.cu")
+SCHEMA = HERE / "schemas" / "sarif-schema-2.1.0.json"
 CHECKS = "--checks=-*,cuda-*"
 failures = []
 
@@ -37,14 +45,98 @@ def is_uri(text):
     return isinstance(text, str) and re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*:[^\s]*|[^\s:]+", text)
 
 
-def sarif(tool):
-    result = run([tool, CHECKS, "--format=sarif", str(FIXTURE)])
-    check(result.returncode == 0, f"--format=sarif exited {result.returncode}: {result.stderr}")
+def schema_validator():
+    """The validator of the published SARIF 2.1.0 schema, as its $schema says."""
     try:
-        log = json.loads(result.stdout)
+        import jsonschema
+    except ImportError:
+        check(False, "python3-jsonschema is not installed (scripts/install-deps.sh)")
+        return None
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    check(schema.get("$id", "").endswith("/sarif-schema-2.1.0.json") and
+          "2.1.0" in schema.get("title", ""), f"{SCHEMA} is not the SARIF 2.1.0 schema")
+    cls = jsonschema.validators.validator_for(schema, default=None)
+    check(cls is not None, f"no validator for $schema {schema.get('$schema')}")
+    if cls is None:
+        return None
+    # The published file breaks its own meta-schema in one place, known
+    # upstream (oasis-tcs/sarif-spec issue 578): region's "anyOf" sits inside
+    # "properties". Anything else wrong with our copy fails here.
+    meta = sorted({error_path(e) for e in cls(cls.META_SCHEMA).iter_errors(schema)})
+    check(meta == ["definitions/region/properties/anyOf"],
+          f"the schema copy breaks its meta-schema unexpectedly: {meta}")
+    checker = getattr(cls, "FORMAT_CHECKER", None)
+    return cls(schema, format_checker=checker)
+
+
+def error_path(error):
+    return "/".join(str(p) for p in error.absolute_path) or "(root)"
+
+
+def schema_errors(validator, log):
+    errors = sorted(validator.iter_errors(log), key=lambda e: list(map(str, e.absolute_path)))
+    return [f"{error_path(e)}: {e.message}" for e in errors]
+
+
+def validate(validator, log, what):
+    """Every schema error of the log, each with its path, is a failure."""
+    if validator is None:
+        return
+    for error in schema_errors(validator, log):
+        failures.append(f"{what} does not validate against the SARIF 2.1.0 schema: {error}")
+
+
+def broken_copies_rejected(validator, log):
+    """The validation must be able to fail: two broken copies of the log."""
+    if validator is None or not log.get("runs") or not log["runs"][0].get("results"):
+        check(validator is None, "no result to break in the SARIF log")
+        return
+    fatal = copy.deepcopy(log)
+    fatal["runs"][0]["results"][0]["level"] = "fatal"
+    line_zero = copy.deepcopy(log)
+    region = line_zero["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    region["startLine"] = 0
+    for broken, path in ((fatal, "runs/0/results/0/level"),
+                         (line_zero, "runs/0/results/0/locations/0/physicalLocation/region/startLine")):
+        errors = schema_errors(validator, broken)
+        check(any(e.startswith(path + ": ") for e in errors),
+              f"a broken SARIF log was not rejected at {path}: {errors}")
+
+
+def sarif_log(tool, source, expected_status):
+    result = run([tool, CHECKS, "--format=sarif", str(source)])
+    check(result.returncode == expected_status,
+          f"--format=sarif on {source.name} exited {result.returncode}: {result.stderr}")
+    try:
+        return json.loads(result.stdout)
     except json.JSONDecodeError as e:
         check(False, f"not JSON ({e}):\n{result.stdout[:2000]}")
+        return None
+
+
+def sarif_notes_and_errors(tool, validator):
+    """Warnings with relatedLocations, compiler errors, upstream rule URIs."""
+    log = sarif_log(tool, NOTES_AND_ERRORS, 1)
+    if log is None:
         return
+    validate(validator, log, NOTES_AND_ERRORS.name)
+    results = log["runs"][0].get("results", [])
+    levels = {r.get("level") for r in results}
+    check(levels == {"warning", "error"}, f"levels {levels}")
+    check(any(r.get("relatedLocations") for r in results), "no relatedLocations")
+    rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
+    check("clang-diagnostic-error" in rules and rules["clang-diagnostic-error"]["helpUri"]
+          .startswith("https://clang.llvm.org/"), f"rules {sorted(rules)}")
+
+
+def sarif(tool):
+    validator = schema_validator()
+    sarif_notes_and_errors(tool, validator)
+    log = sarif_log(tool, FIXTURE, 0)
+    if log is None:
+        return
+    validate(validator, log, FIXTURE.name)
+    broken_copies_rejected(validator, log)
     check(log.get("version") == "2.1.0", "version must be 2.1.0")
     check(isinstance(log.get("runs"), list) and len(log["runs"]) == 1, "one run")
     run_ = log["runs"][0]
