@@ -6,7 +6,7 @@
 # at /usr/local/cuda (or CUDA_PATH); it is not installed from here.
 set -euo pipefail
 
-packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev libgtest-dev cmake ninja-build python3 python3-yaml python3-jsonschema)
+packages=(clang-22 clang-tidy-22 libclang-22-dev llvm-22-dev libclang-rt-22-dev libgtest-dev cmake ninja-build python3 python3-yaml python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
