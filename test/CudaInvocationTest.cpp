@@ -101,6 +101,22 @@ TEST(CudaInvocationTest, NoToolkitAddsNoCudaFlags) {
             (Args{"k.cu", "--"}));
 }
 
+TEST(CudaInvocationTest, FallbackFlags) {
+  EXPECT_EQ(
+      fallbackParseFlags("/tmp/fb", {}),
+      (Args{"-x", "cuda", "--cuda-path=/tmp/fb", "-nocudainc", "-nocudalib",
+            "-isystem", "/tmp/fb", "-include", "cuda_lambda_tidy_fallback.h",
+            "--cuda-gpu-arch=sm_80", "-Xclang", "-target-sdk-version=12.9"}));
+}
+
+TEST(CudaInvocationTest, FallbackFlagsLeaveTheUsersChoices) {
+  Args F = fallbackParseFlags("/tmp/fb", {"-xcuda", "--offload-arch=sm_90",
+                                          "-nocudainc", "-nocudalib", "-Xclang",
+                                          "-target-sdk-version=12.4"});
+  EXPECT_EQ(F, (Args{"--cuda-path=/tmp/fb", "-isystem", "/tmp/fb", "-include",
+                     "cuda_lambda_tidy_fallback.h"}));
+}
+
 TEST(CudaInvocationTest, ResourceDirForEveryCommand) {
   EXPECT_EQ(withResourceDir({"k.cu", "--", "-DX"}, "/usr/lib/llvm-22/lib/clang/22"),
             (Args{"--extra-arg-before=-resource-dir=/usr/lib/llvm-22/lib/clang/22",

@@ -1,6 +1,7 @@
 //===--- CudaInvocation.cpp - cuda-lambda-tidy --------------------------===//
 
 #include "CudaInvocation.h"
+#include "FallbackHeaders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -306,6 +307,37 @@ std::vector<std::string> cudaParseFlags(const CudaToolkit &Toolkit,
     if (!hasArgStartingWith(UserArgs, "-target-sdk-version"))
       Flags.insert(Flags.end(), {"-Xclang", "-target-sdk-version=12.9"});
   }
+  return Flags;
+}
+
+std::vector<std::string>
+fallbackParseFlags(llvm::StringRef FallbackDir,
+                   llvm::ArrayRef<std::string> UserArgs) {
+  std::vector<std::string> Flags;
+  if (explicitLanguage(UserArgs).empty())
+    Flags.insert(Flags.end(), {"-x", "cuda"});
+  // A --cuda-path that holds no toolkit keeps clang from looking for one by
+  // itself (and from warning about the one it finds), so that every machine
+  // parses the same way, with a toolkit installed or not.
+  Flags.push_back(("--cuda-path=" + FallbackDir).str());
+  if (!llvm::is_contained(UserArgs, "-nocudainc"))
+    Flags.push_back("-nocudainc");
+  if (!hasArgStartingWith(UserArgs, "-nocudalib"))
+    Flags.push_back("-nocudalib");
+  Flags.insert(Flags.end(), {"-isystem", FallbackDir.str(), "-include",
+                             FallbackIncludeName});
+  if (!hasArgStartingWith(UserArgs, "--cuda-gpu-arch") &&
+      !hasArgStartingWith(UserArgs, "--offload-arch"))
+    Flags.push_back(std::string("--cuda-gpu-arch=") + DefaultGpuArch);
+  // With no toolkit clang knows no SDK version: the device side would then
+  // look for cudaConfigureCall and the host side for
+  // __cudaPushCallConfiguration. Claiming the newest version clang knows
+  // makes both use the latter, which the fallback header declares.
+  if (!hasArgStartingWith(UserArgs, "-target-sdk-version"))
+    Flags.insert(Flags.end(),
+                 {"-Xclang", "-target-sdk-version=" +
+                                 std::to_string(NewestKnownCudaMajor) + "." +
+                                 std::to_string(NewestKnownCudaMinor)});
   return Flags;
 }
 

@@ -102,6 +102,13 @@ std::string explicitLanguage(llvm::ArrayRef<std::string> CompilerArgs);
 std::vector<std::string> cudaParseFlags(const CudaToolkit &Toolkit,
                                         llvm::ArrayRef<std::string> UserArgs);
 
+/// The flags clang 22 needs to parse CUDA without a toolkit, against the
+/// bundled fallback headers written to \p FallbackDir (FallbackHeaders.h),
+/// leaving out any the user already chose in \p UserArgs.
+std::vector<std::string>
+fallbackParseFlags(llvm::StringRef FallbackDir,
+                   llvm::ArrayRef<std::string> UserArgs);
+
 /// The argument vector (without argv[0]) to hand to clang-tidy's main.
 /// \p CompileDatabaseFound says whether clang-tidy would find a
 /// compile_commands.json for the sources by itself; then, as with `-p`, the
