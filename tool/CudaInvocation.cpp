@@ -76,6 +76,20 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
         Own.CudaPass = Value.str();
       continue;
     }
+    if (Name == "cuda-toolkit" || Name.starts_with("cuda-toolkit=")) {
+      llvm::StringRef Value;
+      if (Name.consume_front("cuda-toolkit="))
+        Value = Name;
+      else if (I + 1 < Args.size())
+        Value = Args[++I];
+      if (Value != "none")
+        Own.Error = "--cuda-toolkit takes only 'none' (CUDA_PATH chooses a "
+                    "toolkit), not '" +
+                    Value.str() + "'";
+      else
+        Own.NoToolkit = true;
+      continue;
+    }
     if (Name == "cuda-lambda-tidy-child") {
       Own.Child = true;
       continue;
@@ -350,22 +364,38 @@ static bool wantsCuda(const ToolCommandLine &CommandLine) {
   });
 }
 
+/// Whether rewriteCommandLine leaves \p CommandLine to clang-tidy as it is.
+static bool leftAlone(const ToolCommandLine &CommandLine,
+                      bool CompileDatabaseFound) {
+  return CommandLine.SourcePaths.empty() || CommandLine.HasBuildPath ||
+         (CompileDatabaseFound && !CommandLine.HasCompilerArgs);
+}
+
+bool needsFallbackHeaders(llvm::ArrayRef<std::string> Args,
+                          bool CompileDatabaseFound) {
+  ToolCommandLine CommandLine = parseToolCommandLine(Args);
+  return !leftAlone(CommandLine, CompileDatabaseFound) &&
+         wantsCuda(CommandLine) &&
+         !hasArgStartingWith(CommandLine.CompilerArgs, "--cuda-path");
+}
+
 std::vector<std::string>
 rewriteCommandLine(llvm::ArrayRef<std::string> Args,
                    const std::optional<CudaToolkit> &Toolkit,
-                   bool CompileDatabaseFound) {
+                   bool CompileDatabaseFound, llvm::StringRef FallbackDir) {
   ToolCommandLine CommandLine = parseToolCommandLine(Args);
-  if (CommandLine.SourcePaths.empty() || CommandLine.HasBuildPath ||
-      (CompileDatabaseFound && !CommandLine.HasCompilerArgs))
+  if (leftAlone(CommandLine, CompileDatabaseFound))
     return Args.vec();
 
   std::vector<std::string> Result = CommandLine.ToolArgs;
   Result.push_back("--");
-  if (Toolkit && wantsCuda(CommandLine)) {
-    std::vector<std::string> Flags =
-        cudaParseFlags(*Toolkit, CommandLine.CompilerArgs);
-    Result.insert(Result.end(), Flags.begin(), Flags.end());
-  }
+  std::vector<std::string> Flags;
+  if (Toolkit && wantsCuda(CommandLine))
+    Flags = cudaParseFlags(*Toolkit, CommandLine.CompilerArgs);
+  else if (!Toolkit && !FallbackDir.empty() &&
+           needsFallbackHeaders(Args, CompileDatabaseFound))
+    Flags = fallbackParseFlags(FallbackDir, CommandLine.CompilerArgs);
+  Result.insert(Result.end(), Flags.begin(), Flags.end());
   Result.insert(Result.end(), CommandLine.CompilerArgs.begin(),
                 CommandLine.CompilerArgs.end());
   return Result;
