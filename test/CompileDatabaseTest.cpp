@@ -101,6 +101,43 @@ TEST(CompileDatabaseTest, BadDatabases) {
   }
 }
 
+// nvcc entries of a toolkit that is gone, on a machine with no other: the
+// toolkit lookup is the real one, over an empty machine.
+TEST(CompileDatabaseTest, EntriesWithoutAToolkitUseTheFallback) {
+  ToolkitEnvironment Empty;
+  Empty.GetEnv = [](llvm::StringRef) { return std::nullopt; };
+  Empty.FindProgram = [](llvm::StringRef) { return std::nullopt; };
+  Empty.IsToolkitRoot = [](llvm::StringRef) { return false; };
+  Empty.ReadFile = [](llvm::StringRef) { return std::nullopt; };
+  NvccEnvironment Env = env();
+  Env.ToolkitOf = [Empty](llvm::StringRef Nvcc) {
+    return toolkitOfNvcc(Nvcc, Empty);
+  };
+  Env.FallbackDir = "/tmp/fb";
+  const char *Db = R"([
+    {"directory": "/b", "file": "h.cpp", "command": "g++ -c h.cpp"},
+    {"directory": "/b", "file": "a.cu",
+     "command": "ccache /opt/cuda-12.1/bin/nvcc -c a.cu"},
+    {"directory": "/b", "file": "b.cu", "command": "nvcc -c b.cu"}
+  ])";
+  llvm::Expected<DatabaseTranslation> T =
+      translateCompileDatabase(Db, Env, false);
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  EXPECT_EQ(T->FallbackNvcc, "/opt/cuda-12.1/bin/nvcc");
+  EXPECT_TRUE(T->Warnings.empty());
+  for (size_t Entry : {1, 2}) {
+    Args A = argumentsOf(T->Json, Entry);
+    EXPECT_NE(std::find(A.begin(), A.end(), "cuda_lambda_tidy_fallback.h"),
+              A.end());
+  }
+
+  // The same database where the toolkit exists: no fallback.
+  llvm::Expected<DatabaseTranslation> WithToolkit =
+      translateCompileDatabase(Db, env(), false);
+  ASSERT_TRUE(bool(WithToolkit));
+  EXPECT_EQ(WithToolkit->FallbackNvcc, "");
+}
+
 TEST(CompileDatabaseTest, OwnOptionsAreTaken) {
   Args A = {"--allow-plugins", "-p", "b", "--", "--allow-plugins"};
   OwnOptions Own = takeOwnOptions(A);

@@ -96,9 +96,76 @@ TEST(CudaInvocationTest, CompileDatabasesAreLeftAlone) {
   EXPECT_EQ(rewriteCommandLine(NoFiles, cuda13(), false), NoFiles);
 }
 
-TEST(CudaInvocationTest, NoToolkitAddsNoCudaFlags) {
+TEST(CudaInvocationTest, NoToolkitAndNoFallbackAddsNoCudaFlags) {
   EXPECT_EQ(rewriteCommandLine({"k.cu"}, std::nullopt, false),
             (Args{"k.cu", "--"}));
+}
+
+TEST(CudaInvocationTest, FallbackFlags) {
+  EXPECT_EQ(
+      fallbackParseFlags("/tmp/fb", {}),
+      (Args{"-x", "cuda", "--cuda-path=/tmp/fb", "-nocudainc", "-nocudalib",
+            "-isystem", "/tmp/fb", "-include", "cuda_lambda_tidy_fallback.h",
+            "--cuda-gpu-arch=sm_80", "-Xclang", "-target-sdk-version=12.9"}));
+}
+
+TEST(CudaInvocationTest, FallbackFlagsLeaveTheUsersChoices) {
+  Args F = fallbackParseFlags("/tmp/fb", {"-xcuda", "--offload-arch=sm_90",
+                                          "-nocudainc", "-nocudalib", "-Xclang",
+                                          "-target-sdk-version=12.4"});
+  EXPECT_EQ(F, (Args{"--cuda-path=/tmp/fb", "-isystem", "/tmp/fb", "-include",
+                     "cuda_lambda_tidy_fallback.h"}));
+}
+
+TEST(CudaInvocationTest, NoToolkitParsesCudaAgainstTheFallback) {
+  Args R = rewriteCommandLine({"--checks=-*,cuda-*", "k.cu", "--", "-DX"},
+                              std::nullopt, false, "/tmp/fb");
+  Args Expected = {"--checks=-*,cuda-*", "k.cu", "--"};
+  Args Flags = fallbackParseFlags("/tmp/fb", {"-DX"});
+  Expected.insert(Expected.end(), Flags.begin(), Flags.end());
+  Expected.push_back("-DX");
+  EXPECT_EQ(R, Expected);
+  EXPECT_TRUE(needsFallbackHeaders({"k.cu"}, false));
+  EXPECT_TRUE(needsFallbackHeaders({"k.cpp", "--", "-x", "cuda"}, false));
+}
+
+TEST(CudaInvocationTest, FallbackOnlyWhereAToolkitWouldBeUsed) {
+  // Not CUDA.
+  EXPECT_FALSE(needsFallbackHeaders({"main.cpp"}, false));
+  EXPECT_EQ(rewriteCommandLine({"main.cpp"}, std::nullopt, false, "/tmp/fb"),
+            (Args{"main.cpp", "--"}));
+  EXPECT_FALSE(needsFallbackHeaders({"k.cu", "--", "-x", "c++"}, false));
+  // A toolkit named by the user: theirs, not ours.
+  Args Theirs = {"k.cu", "--", "--cuda-path=/opt/cuda"};
+  EXPECT_FALSE(needsFallbackHeaders(Theirs, false));
+  EXPECT_EQ(rewriteCommandLine(Theirs, std::nullopt, false, "/tmp/fb"), Theirs);
+  // A toolkit found: the fallback directory is not used.
+  EXPECT_EQ(rewriteCommandLine({"k.cu"}, cuda13(), false, "/tmp/fb"),
+            rewriteCommandLine({"k.cu"}, cuda13(), false));
+  // Compile databases and requests for information are left alone.
+  EXPECT_FALSE(needsFallbackHeaders({"-p", "build", "k.cu"}, false));
+  EXPECT_FALSE(needsFallbackHeaders({"k.cu"}, true));
+  EXPECT_FALSE(needsFallbackHeaders({"--list-checks"}, false));
+  EXPECT_EQ(rewriteCommandLine({"k.cu"}, std::nullopt, true, "/tmp/fb"),
+            Args{"k.cu"});
+}
+
+TEST(CudaInvocationTest, CudaToolkitNoneIsOurs) {
+  Args A = {"--cuda-toolkit=none", "k.cu", "--", "--cuda-toolkit=none"};
+  OwnOptions Own = takeOwnOptions(A);
+  EXPECT_TRUE(Own.NoToolkit);
+  EXPECT_TRUE(Own.Error.empty());
+  EXPECT_EQ(A, (Args{"k.cu", "--", "--cuda-toolkit=none"}));
+  Args B = {"--cuda-toolkit", "none", "k.cu"};
+  EXPECT_TRUE(takeOwnOptions(B).NoToolkit);
+  EXPECT_EQ(B, Args{"k.cu"});
+  Args C = {"k.cu"};
+  EXPECT_FALSE(takeOwnOptions(C).NoToolkit);
+  Args D = {"--cuda-toolkit=/opt/cuda", "k.cu"};
+  OwnOptions Bad = takeOwnOptions(D);
+  EXPECT_FALSE(Bad.NoToolkit);
+  EXPECT_EQ(Bad.Error, "--cuda-toolkit takes only 'none' (CUDA_PATH chooses "
+                       "a toolkit), not '/opt/cuda'");
 }
 
 TEST(CudaInvocationTest, ResourceDirForEveryCommand) {

@@ -1,4 +1,5 @@
 #include "CudaToolkit.h"
+#include "CudaInvocation.h"
 #include "gtest/gtest.h"
 #include <map>
 #include <set>
@@ -84,6 +85,26 @@ TEST(CudaToolkitTest, FallsBackToUsrLocalCuda) {
 TEST(CudaToolkitTest, NoneFound) {
   FakeMachine M;
   EXPECT_FALSE(findCudaToolkit(M.environment()));
+}
+
+// A machine without a toolkit, as the drop-in binary sees it: a stale
+// CUDA_PATH, an nvcc outside any toolkit, nothing at /usr/local/cuda. The
+// command line it builds parses CUDA against the fallback header.
+TEST(CudaToolkitTest, WithoutAToolkitTheFallbackIsUsed) {
+  FakeMachine M;
+  M.Env["CUDA_PATH"] = "/opt/cuda-removed";
+  M.Programs["nvcc"] = "/usr/bin/nvcc";
+  std::optional<CudaToolkit> Toolkit = findCudaToolkit(M.environment());
+  EXPECT_FALSE(Toolkit);
+  ASSERT_TRUE(needsFallbackHeaders({"k.cu"}, false));
+  std::vector<std::string> Args =
+      rewriteCommandLine({"k.cu"}, Toolkit, false, "/tmp/fb");
+  std::vector<std::string> Expected = {"k.cu", "--"};
+  std::vector<std::string> Flags = fallbackParseFlags("/tmp/fb", {});
+  Expected.insert(Expected.end(), Flags.begin(), Flags.end());
+  EXPECT_EQ(Args, Expected);
+  // The nvcc of a compile database whose toolkit is gone has none either.
+  EXPECT_FALSE(toolkitOfNvcc("/opt/cuda-12.1/bin/nvcc", M.environment()));
 }
 
 } // namespace

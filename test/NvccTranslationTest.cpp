@@ -107,6 +107,32 @@ TEST(NvccTranslationTest, NoToolkitIsAProblemNotAFailure) {
   EXPECT_EQ(T.Problems[0], "no CUDA toolkit found for '/nowhere/nvcc'");
 }
 
+TEST(NvccTranslationTest, NoToolkitParsesAgainstTheFallback) {
+  NvccEnvironment Env = testEnv();
+  Env.FallbackDir = "/tmp/fb";
+  TranslatedCommand T = translateNvccCommand(
+      split("/nowhere/nvcc -arch=sm_90 --extended-lambda -c a.cu"), "/build",
+      Env);
+  EXPECT_TRUE(T.UsesFallback);
+  EXPECT_TRUE(T.Problems.empty());
+  EXPECT_EQ(count(T.Arguments, "-x"), 1);
+  EXPECT_TRUE(has(T.Arguments, {"--cuda-path=/tmp/fb", "-nocudainc"}));
+  EXPECT_TRUE(has(T.Arguments, {"-include", "cuda_lambda_tidy_fallback.h"}));
+  // nvcc's architecture, not the default one.
+  EXPECT_EQ(count(T.Arguments, "--cuda-gpu-arch=sm_90"), 1);
+  EXPECT_FALSE(hasPrefix(T.Arguments, "--cuda-gpu-arch=sm_80"));
+  // A toolkit found: no fallback, whatever the environment offers.
+  TranslatedCommand WithToolkit = translateNvccCommand(
+      split("/usr/local/cuda/bin/nvcc -c a.cu"), "/build", Env);
+  EXPECT_FALSE(WithToolkit.UsesFallback);
+  EXPECT_FALSE(hasPrefix(WithToolkit.Arguments, "--cuda-path=/tmp/fb"));
+  // Not CUDA: no CUDA flags at all.
+  TranslatedCommand Host =
+      translateNvccCommand(split("/nowhere/nvcc -c h.cpp"), "/build", Env);
+  EXPECT_FALSE(Host.UsesFallback);
+  EXPECT_EQ(count(Host.Arguments, "-nocudainc"), 0);
+}
+
 // | -x cu | -x cuda |
 TEST(NvccTranslationTest, LanguageCu) {
   TranslatedCommand T = translate("nvcc -c k.cpp -x cu");

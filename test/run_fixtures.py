@@ -19,7 +19,10 @@ A fixture is a CUDA source whose comments state what must happen to it:
 CHECKS and TIDY-ARGS go to the linter, RUN-ARGS to the compiler it runs. Each
 TIDY-ARGS line is one argument, spaces and all, placed before the file name
 (on both routes); several lines give several arguments. Use it to set check
-options for one fixture.
+options for one fixture. The runner's --compiler-arg and --tidy-arg add one
+argument to every fixture's RUN-ARGS or TIDY-ARGS; --skip-including REGEX
+leaves out (as SKIP, naming the header) the fixtures that include a header
+whose name matches, such as thrust's when linting without a toolkit.
 The expectations are those of the device pass (clang-tidy's default side of a
 CUDA file): the drop-in binary, which lints both passes by default, is run
 with --cuda-pass=device (--cuda-pass=host when the fixture's RUN-ARGS say
@@ -263,6 +266,18 @@ def nvcc_fixture(fixture: Fixture, _route):
     return []
 
 
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s*[<"](?P<name>[^>"]+)[>"]')
+
+
+def included_header(path: Path, pattern: str):
+    """The first header \\p path includes whose name matches \\p pattern."""
+    for line in path.read_text().splitlines():
+        m = INCLUDE_RE.match(line)
+        if m and re.search(pattern, m["name"]):
+            return m["name"]
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -278,6 +293,14 @@ def main():
     parser.add_argument("--compiler-arg", action="append", default=[],
                         help="a compiler flag added to every fixture's RUN-ARGS "
                              "(e.g. --cuda-host-only to lint the host pass)")
+    parser.add_argument("--tidy-arg", action="append", default=[],
+                        help="a linter argument added to every fixture's "
+                             "TIDY-ARGS (e.g. --cuda-toolkit=none to lint "
+                             "without the CUDA toolkit)")
+    parser.add_argument("--skip-including", metavar="REGEX",
+                        help="skip the fixtures that #include a header whose "
+                             "name matches REGEX (e.g. '^(thrust|cub)/' with "
+                             "--cuda-toolkit=none)")
     parser.add_argument("paths", nargs="+", help="fixture files or directories")
     args = parser.parse_args()
 
@@ -293,7 +316,18 @@ def main():
     fixtures = [parse_fixture(f) for f in files]
     for fixture in fixtures:
         fixture.run_args += args.compiler_arg
+        fixture.tidy_args += args.tidy_arg
     passed = failed = skipped = 0
+    if args.skip_including:
+        kept = []
+        for fixture in fixtures:
+            header = included_header(fixture.path, args.skip_including)
+            if header:
+                skipped += 1
+                print(f"SKIP {os.path.relpath(fixture.path)}: includes <{header}>")
+            else:
+                kept.append(fixture)
+        fixtures = kept
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         outcomes = pool.map(lambda f: (f, work(f, route)), fixtures)
         for fixture, problems in outcomes:

@@ -34,6 +34,11 @@ static bool clangEntryIsCuda(llvm::ArrayRef<std::string> Args,
   return llvm::sys::path::extension(File) == ".cu";
 }
 
+/// The nvcc of the nvcc command \p Command, after any launcher.
+static std::string nvccOf(llvm::ArrayRef<std::string> Command) {
+  return isNvccCommand(Command.take_front(1)) ? Command[0] : Command[1];
+}
+
 llvm::Expected<DatabaseTranslation>
 translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
                          bool AllowPlugins) {
@@ -92,6 +97,8 @@ translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
              "': neither nvcc's table nor clang knows it");
       for (const std::string &Problem : T.Problems)
         Warn(Problem);
+      if (T.UsesFallback && Result.FallbackNvcc.empty())
+        Result.FallbackNvcc = nvccOf(Args);
       Args = std::move(T.Arguments);
       IsCuda = T.IsCuda;
     } else {

@@ -23,6 +23,9 @@ struct DatabaseTranslation {
   /// each once, in database order.
   std::vector<std::string> CudaFiles;
   unsigned NvccEntries = 0;
+  /// The first nvcc (as written) of an entry parsed against the fallback
+  /// headers because it has no toolkit; "" when there is none.
+  std::string FallbackNvcc;
 };
 
 /// Translates the compile database \p JsonText. Unless \p AllowPlugins,

@@ -1,6 +1,7 @@
 //===--- CudaInvocation.cpp - cuda-lambda-tidy --------------------------===//
 
 #include "CudaInvocation.h"
+#include "FallbackHeaders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -73,6 +74,20 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
                     Value.str() + "'";
       else
         Own.CudaPass = Value.str();
+      continue;
+    }
+    if (Name == "cuda-toolkit" || Name.starts_with("cuda-toolkit=")) {
+      llvm::StringRef Value;
+      if (Name.consume_front("cuda-toolkit="))
+        Value = Name;
+      else if (I + 1 < Args.size())
+        Value = Args[++I];
+      if (Value != "none")
+        Own.Error = "--cuda-toolkit takes only 'none' (CUDA_PATH chooses a "
+                    "toolkit), not '" +
+                    Value.str() + "'";
+      else
+        Own.NoToolkit = true;
       continue;
     }
     if (Name == "cuda-lambda-tidy-child") {
@@ -309,6 +324,37 @@ std::vector<std::string> cudaParseFlags(const CudaToolkit &Toolkit,
   return Flags;
 }
 
+std::vector<std::string>
+fallbackParseFlags(llvm::StringRef FallbackDir,
+                   llvm::ArrayRef<std::string> UserArgs) {
+  std::vector<std::string> Flags;
+  if (explicitLanguage(UserArgs).empty())
+    Flags.insert(Flags.end(), {"-x", "cuda"});
+  // A --cuda-path that holds no toolkit keeps clang from looking for one by
+  // itself (and from warning about the one it finds), so that every machine
+  // parses the same way, with a toolkit installed or not.
+  Flags.push_back(("--cuda-path=" + FallbackDir).str());
+  if (!llvm::is_contained(UserArgs, "-nocudainc"))
+    Flags.push_back("-nocudainc");
+  if (!hasArgStartingWith(UserArgs, "-nocudalib"))
+    Flags.push_back("-nocudalib");
+  Flags.insert(Flags.end(), {"-isystem", FallbackDir.str(), "-include",
+                             FallbackIncludeName});
+  if (!hasArgStartingWith(UserArgs, "--cuda-gpu-arch") &&
+      !hasArgStartingWith(UserArgs, "--offload-arch"))
+    Flags.push_back(std::string("--cuda-gpu-arch=") + DefaultGpuArch);
+  // With no toolkit clang knows no SDK version: the device side would then
+  // look for cudaConfigureCall and the host side for
+  // __cudaPushCallConfiguration. Claiming the newest version clang knows
+  // makes both use the latter, which the fallback header declares.
+  if (!hasArgStartingWith(UserArgs, "-target-sdk-version"))
+    Flags.insert(Flags.end(),
+                 {"-Xclang", "-target-sdk-version=" +
+                                 std::to_string(NewestKnownCudaMajor) + "." +
+                                 std::to_string(NewestKnownCudaMinor)});
+  return Flags;
+}
+
 static bool wantsCuda(const ToolCommandLine &CommandLine) {
   std::string Language = explicitLanguage(CommandLine.CompilerArgs);
   if (!Language.empty())
@@ -318,22 +364,38 @@ static bool wantsCuda(const ToolCommandLine &CommandLine) {
   });
 }
 
+/// Whether rewriteCommandLine leaves \p CommandLine to clang-tidy as it is.
+static bool leftAlone(const ToolCommandLine &CommandLine,
+                      bool CompileDatabaseFound) {
+  return CommandLine.SourcePaths.empty() || CommandLine.HasBuildPath ||
+         (CompileDatabaseFound && !CommandLine.HasCompilerArgs);
+}
+
+bool needsFallbackHeaders(llvm::ArrayRef<std::string> Args,
+                          bool CompileDatabaseFound) {
+  ToolCommandLine CommandLine = parseToolCommandLine(Args);
+  return !leftAlone(CommandLine, CompileDatabaseFound) &&
+         wantsCuda(CommandLine) &&
+         !hasArgStartingWith(CommandLine.CompilerArgs, "--cuda-path");
+}
+
 std::vector<std::string>
 rewriteCommandLine(llvm::ArrayRef<std::string> Args,
                    const std::optional<CudaToolkit> &Toolkit,
-                   bool CompileDatabaseFound) {
+                   bool CompileDatabaseFound, llvm::StringRef FallbackDir) {
   ToolCommandLine CommandLine = parseToolCommandLine(Args);
-  if (CommandLine.SourcePaths.empty() || CommandLine.HasBuildPath ||
-      (CompileDatabaseFound && !CommandLine.HasCompilerArgs))
+  if (leftAlone(CommandLine, CompileDatabaseFound))
     return Args.vec();
 
   std::vector<std::string> Result = CommandLine.ToolArgs;
   Result.push_back("--");
-  if (Toolkit && wantsCuda(CommandLine)) {
-    std::vector<std::string> Flags =
-        cudaParseFlags(*Toolkit, CommandLine.CompilerArgs);
-    Result.insert(Result.end(), Flags.begin(), Flags.end());
-  }
+  std::vector<std::string> Flags;
+  if (Toolkit && wantsCuda(CommandLine))
+    Flags = cudaParseFlags(*Toolkit, CommandLine.CompilerArgs);
+  else if (!Toolkit && !FallbackDir.empty() &&
+           needsFallbackHeaders(Args, CompileDatabaseFound))
+    Flags = fallbackParseFlags(FallbackDir, CommandLine.CompilerArgs);
+  Result.insert(Result.end(), Flags.begin(), Flags.end());
   Result.insert(Result.end(), CommandLine.CompilerArgs.begin(),
                 CommandLine.CompilerArgs.end());
   return Result;

@@ -47,6 +47,9 @@ struct OwnOptions {
   /// `-j N`, `-jN`, `--jobs=N`: parallel child processes over the files of a
   /// compile database (0 when not given).
   unsigned Jobs = 0;
+  /// `--cuda-toolkit=none`: parse CUDA against the bundled fallback header
+  /// even where a toolkit is installed (as on a machine without one).
+  bool NoToolkit = false;
   /// `--cuda-lambda-tidy-child`: internal; this process is one pass of a
   /// parent cuda-lambda-tidy and hands over to clang-tidy directly.
   bool Child = false;
@@ -102,14 +105,28 @@ std::string explicitLanguage(llvm::ArrayRef<std::string> CompilerArgs);
 std::vector<std::string> cudaParseFlags(const CudaToolkit &Toolkit,
                                         llvm::ArrayRef<std::string> UserArgs);
 
+/// The flags clang 22 needs to parse CUDA without a toolkit, against the
+/// bundled fallback headers written to \p FallbackDir (FallbackHeaders.h),
+/// leaving out any the user already chose in \p UserArgs.
+std::vector<std::string>
+fallbackParseFlags(llvm::StringRef FallbackDir,
+                   llvm::ArrayRef<std::string> UserArgs);
+
 /// The argument vector (without argv[0]) to hand to clang-tidy's main.
 /// \p CompileDatabaseFound says whether clang-tidy would find a
 /// compile_commands.json for the sources by itself; then, as with `-p`, the
-/// command line is left alone.
+/// command line is left alone. Without \p Toolkit, CUDA sources are parsed
+/// against the fallback headers in \p FallbackDir (when it is not empty).
 std::vector<std::string>
 rewriteCommandLine(llvm::ArrayRef<std::string> Args,
                    const std::optional<CudaToolkit> &Toolkit,
-                   bool CompileDatabaseFound);
+                   bool CompileDatabaseFound, llvm::StringRef FallbackDir = "");
+
+/// Whether rewriteCommandLine, given no toolkit, parses \p Args against the
+/// fallback headers: it lints CUDA sources, and the compiler arguments name
+/// no toolkit (`--cuda-path`) of their own.
+bool needsFallbackHeaders(llvm::ArrayRef<std::string> Args,
+                          bool CompileDatabaseFound);
 
 /// \p Args with clang's resource directory (builtin headers and the CUDA
 /// wrapper headers) set to \p ResourceDir for every compile command, unless

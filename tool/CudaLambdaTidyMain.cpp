@@ -3,9 +3,10 @@
 // The drop-in clang-tidy: upstream's main with every upstream module and the
 // `cuda` module linked in. Before handing over, it checks that the files
 // exist and, for CUDA sources given without compile flags, adds what clang
-// needs to parse them with the user's toolkit. With a compile database (-p,
-// or one found above the first source) it translates the nvcc entries into
-// a private temporary database and points clang-tidy at that.
+// needs to parse them with the user's toolkit, or, without one, with the
+// bundled fallback header. With a compile database (-p, or one found above
+// the first source) it translates the nvcc entries into a private temporary
+// database and points clang-tidy at that.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "CudaInvocation.h"
 #include "CudaModuleAnchor.h"
 #include "CudaToolkit.h"
+#include "FallbackHeaders.h"
 #include "TidyOutput.h"
 #include "clang-tidy/ClangTidyForceLinker.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
@@ -41,6 +43,68 @@ int inputError(const llvm::Twine &Message) {
 
 void warning(const llvm::Twine &Message) {
   llvm::errs() << "cuda-lambda-tidy: warning: " << Message << "\n";
+}
+
+/// The private temporary directories of this process. They are removed when
+/// it ends, also through exit(), which clang-tidy's main calls on a malformed
+/// option.
+class TemporaryDirectories {
+public:
+  ~TemporaryDirectories() {
+    for (const std::string &Dir : Dirs)
+      llvm::sys::fs::remove_directories(Dir);
+  }
+  /// A new directory that only this user can read, named after \p Prefix.
+  llvm::Expected<std::string> create(llvm::StringRef Prefix) {
+    llvm::SmallString<256> Dir;
+    if (std::error_code EC = llvm::sys::fs::createUniqueDirectory(Prefix, Dir))
+      return llvm::createStringError(
+          EC, "cannot create a temporary directory: " + EC.message());
+    llvm::sys::fs::setPermissions(Dir, llvm::sys::fs::owner_all);
+    Dirs.push_back(Dir.str().str());
+    return Dirs.back();
+  }
+
+private:
+  std::vector<std::string> Dirs;
+};
+
+TemporaryDirectories &temporaryDirectories() {
+  static TemporaryDirectories Dirs;
+  return Dirs;
+}
+
+/// Writes the fallback headers into \p Dir and says, first on stderr, that
+/// they are used because of \p Reason.
+llvm::Error useFallbackHeaders(llvm::StringRef Dir, llvm::StringRef Reason) {
+  if (llvm::Error Failed = writeFallbackHeaders(Dir))
+    return Failed;
+  for (const FallbackHeader &Header : fallbackHeaders()) {
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, Header.Path);
+    llvm::sys::RemoveFileOnSignal(Path);
+  }
+  llvm::errs() << fallbackNotice(Reason) << "\n";
+  return llvm::Error::success();
+}
+
+/// Why a run without --cuda-toolkit=none found no toolkit.
+std::string noToolkitFound() {
+  return std::string("no CUDA toolkit found (") + ToolkitSearchOrder + ")";
+}
+
+constexpr const char *ToolkitDisabled = "--cuda-toolkit=none";
+
+/// How nvcc commands of a compile database are translated in this run.
+NvccEnvironment nvccEnvironment(const OwnOptions &Own) {
+  NvccEnvironment Env;
+  ToolkitEnvironment ToolkitEnv = ToolkitEnvironment::real();
+  Env.ReadFile = ToolkitEnv.ReadFile;
+  Env.ToolkitOf = [ToolkitEnv,
+                   NoToolkit = Own.NoToolkit](llvm::StringRef Nvcc) {
+    return NoToolkit ? std::nullopt : toolkitOfNvcc(Nvcc, ToolkitEnv);
+  };
+  return Env;
 }
 
 /// The directory above \p Source holding the compile_commands.json that
@@ -79,17 +143,31 @@ int runWithDatabase(const char *Argv0, llvm::ArrayRef<std::string> Args,
   if (!Buffer)
     return inputError("'" + DatabaseFile + "' cannot be read");
 
-  NvccEnvironment Env;
-  ToolkitEnvironment ToolkitEnv = ToolkitEnvironment::real();
-  Env.ReadFile = ToolkitEnv.ReadFile;
-  Env.ToolkitOf = [ToolkitEnv](llvm::StringRef Nvcc) {
-    return toolkitOfNvcc(Nvcc, ToolkitEnv);
-  };
+  // The translated database, and the fallback headers if an entry needs
+  // them, go to one private directory.
+  llvm::Expected<std::string> TempDir =
+      temporaryDirectories().create("cuda-lambda-tidy");
+  if (!TempDir)
+    return inputError(llvm::toString(TempDir.takeError()));
+  llvm::SmallString<256> FallbackDir(*TempDir);
+  llvm::sys::path::append(FallbackDir, "fallback");
+
+  NvccEnvironment Env = nvccEnvironment(Own);
+  Env.FallbackDir = FallbackDir.str().str();
   llvm::Expected<DatabaseTranslation> Translated = translateCompileDatabase(
       (*Buffer)->getBuffer(), Env, Own.AllowPlugins);
   if (!Translated)
     return inputError("'" + DatabaseFile +
                       "': " + llvm::toString(Translated.takeError()));
+  if (!Translated->FallbackNvcc.empty()) {
+    std::string Reason = Own.NoToolkit
+                             ? std::string(ToolkitDisabled)
+                             : "no CUDA toolkit found for '" +
+                                   Translated->FallbackNvcc + "' (its own, " +
+                                   ToolkitSearchOrder + ")";
+    if (llvm::Error Failed = useFallbackHeaders(FallbackDir, Reason))
+      return inputError(llvm::toString(std::move(Failed)));
+  }
   for (const std::string &Line : Translated->Warnings)
     warning(Line);
 
@@ -100,12 +178,7 @@ int runWithDatabase(const char *Argv0, llvm::ArrayRef<std::string> Args,
     ExtraSources = Translated->CudaFiles;
   }
 
-  llvm::SmallString<256> TempDir;
-  if (std::error_code EC =
-          llvm::sys::fs::createUniqueDirectory("cuda-lambda-tidy", TempDir))
-    return inputError("cannot create a temporary directory: " + EC.message());
-  llvm::sys::fs::setPermissions(TempDir, llvm::sys::fs::owner_all);
-  llvm::SmallString<256> TempFile(TempDir);
+  llvm::SmallString<256> TempFile(*TempDir);
   llvm::sys::path::append(TempFile, "compile_commands.json");
   {
     std::error_code EC;
@@ -114,16 +187,12 @@ int runWithDatabase(const char *Argv0, llvm::ArrayRef<std::string> Args,
       Out << Translated->Json;
     if (EC || Out.has_error()) {
       Out.clear_error();
-      llvm::sys::fs::remove_directories(TempDir);
       return inputError("cannot write '" + TempFile + "'");
     }
   }
   llvm::sys::RemoveFileOnSignal(TempFile);
 
-  int Status =
-      runClangTidy(Argv0, withBuildPath(Args, TempDir, ExtraSources));
-  llvm::sys::fs::remove_directories(TempDir);
-  return Status;
+  return runClangTidy(Argv0, withBuildPath(Args, *TempDir, ExtraSources));
 }
 
 
@@ -131,7 +200,7 @@ int runWithDatabase(const char *Argv0, llvm::ArrayRef<std::string> Args,
 /// the child processes will; empty (with the message in \p Error) when the
 /// database is unusable.
 std::vector<std::string> databaseCudaFiles(llvm::StringRef DatabaseDir,
-                                           bool AllowPlugins,
+                                           const OwnOptions &Own,
                                            std::string &Error) {
   llvm::SmallString<256> DatabaseFile(DatabaseDir);
   llvm::sys::path::append(DatabaseFile, "compile_commands.json");
@@ -140,14 +209,8 @@ std::vector<std::string> databaseCudaFiles(llvm::StringRef DatabaseDir,
     Error = ("'" + DatabaseFile + "' cannot be read").str();
     return {};
   }
-  NvccEnvironment Env;
-  ToolkitEnvironment ToolkitEnv = ToolkitEnvironment::real();
-  Env.ReadFile = ToolkitEnv.ReadFile;
-  Env.ToolkitOf = [ToolkitEnv](llvm::StringRef Nvcc) {
-    return toolkitOfNvcc(Nvcc, ToolkitEnv);
-  };
-  llvm::Expected<DatabaseTranslation> Translated =
-      translateCompileDatabase((*Buffer)->getBuffer(), Env, AllowPlugins);
+  llvm::Expected<DatabaseTranslation> Translated = translateCompileDatabase(
+      (*Buffer)->getBuffer(), nvccEnvironment(Own), Own.AllowPlugins);
   if (!Translated) {
     Error = ("'" + DatabaseFile +
              "': " + llvm::toString(Translated.takeError()))
@@ -208,6 +271,8 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
         Run.Args.push_back("--cuda-pass=" + Pass);
       if (Own.AllowPlugins)
         Run.Args.push_back("--allow-plugins");
+      if (Own.NoToolkit)
+        Run.Args.push_back("--cuda-toolkit=none");
       Run.StdoutFile = temporaryFile("out");
       Run.StderrFile = temporaryFile("err");
       if (WantFixes) {
@@ -303,6 +368,10 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
         All.push_back(std::move(D));
   }
 
+  // The fallback notice comes first, whichever child printed it.
+  std::stable_partition(
+      ErrorLines.begin(), ErrorLines.end(),
+      [](const std::string &Line) { return isFallbackNotice(Line); });
   for (const std::string &Line : ErrorLines)
     llvm::errs() << Line << "\n";
   clang::tooling::TranslationUnitDiagnostics Fixes =
@@ -410,7 +479,7 @@ int main(int argc, const char **argv) {
             return inputError("-j without files needs -p with a "
                               "compile_commands.json");
           std::string Error;
-          Files = databaseCudaFiles(DatabaseDir, Own.AllowPlugins, Error);
+          Files = databaseCudaFiles(DatabaseDir, Own, Error);
           if (!Error.empty())
             return inputError(Error);
         }
@@ -431,8 +500,20 @@ int main(int argc, const char **argv) {
     return runWithDatabase(argv[0], Args, CommandLine, DatabaseDir, Own);
 
   std::optional<CudaToolkit> Toolkit =
-      findCudaToolkit(ToolkitEnvironment::real());
-  return runClangTidy(argv[0], rewriteCommandLine(Args, Toolkit,
-                                                  /*CompileDatabaseFound=*/
-                                                  false));
+      Own.NoToolkit ? std::nullopt
+                    : findCudaToolkit(ToolkitEnvironment::real());
+  std::string FallbackDir;
+  if (!Toolkit && needsFallbackHeaders(Args, /*CompileDatabaseFound=*/false)) {
+    llvm::Expected<std::string> Dir =
+        temporaryDirectories().create("cuda-lambda-tidy-fallback");
+    if (!Dir)
+      return inputError(llvm::toString(Dir.takeError()));
+    FallbackDir = *Dir;
+    if (llvm::Error Failed = useFallbackHeaders(
+            FallbackDir, Own.NoToolkit ? ToolkitDisabled : noToolkitFound()))
+      return inputError(llvm::toString(std::move(Failed)));
+  }
+  return runClangTidy(
+      argv[0], rewriteCommandLine(Args, Toolkit,
+                                  /*CompileDatabaseFound=*/false, FallbackDir));
 }

@@ -30,7 +30,13 @@ struct ToolkitEnvironment {
 };
 
 /// CUDA_PATH, else the toolkit of the `nvcc` on PATH, else /usr/local/cuda.
+/// A CUDA_PATH that holds no toolkit (no include/cuda_runtime.h) is passed
+/// over, as a stale setting, for the next place.
 std::optional<CudaToolkit> findCudaToolkit(const ToolkitEnvironment &Env);
+
+/// Where findCudaToolkit looks, in order, as messages name it.
+constexpr const char *ToolkitSearchOrder =
+    "CUDA_PATH, nvcc on PATH, /usr/local/cuda";
 
 /// The toolkit of the nvcc named \p Nvcc (as a compile command names it):
 /// <root>/bin/nvcc gives <root>; a bare `nvcc`, or one outside a toolkit,

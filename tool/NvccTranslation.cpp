@@ -570,6 +570,12 @@ TranslatedCommand Translator::finish(llvm::StringRef Nvcc) {
       std::vector<std::string> Flags = cudaParseFlags(*Toolkit, Translated);
       Result.Arguments.insert(Result.Arguments.end(), Flags.begin(),
                               Flags.end());
+    } else if (!Env.FallbackDir.empty()) {
+      std::vector<std::string> Flags =
+          fallbackParseFlags(Env.FallbackDir, Translated);
+      Result.Arguments.insert(Result.Arguments.end(), Flags.begin(),
+                              Flags.end());
+      Result.UsesFallback = true;
     } else {
       Result.Problems.push_back("no CUDA toolkit found for '" + Nvcc.str() +
                                 "'");

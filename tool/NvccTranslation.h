@@ -36,6 +36,10 @@ struct NvccEnvironment {
   std::function<std::optional<CudaToolkit>(llvm::StringRef)> ToolkitOf;
   /// The clang driver to name as argv[0] of the result.
   std::string ClangDriver = "clang++";
+  /// Where the bundled fallback headers are (FallbackHeaders.h): a CUDA
+  /// command whose nvcc has no toolkit is parsed against them. Empty: such a
+  /// command gets no CUDA flags, and a problem says so.
+  std::string FallbackDir;
 };
 
 struct TranslatedCommand {
@@ -51,6 +55,8 @@ struct TranslatedCommand {
   std::string GpuArch;
   bool ExtendedLambda = false; ///< `--extended-lambda` was given
   bool IsCuda = false; ///< nvcc compiles the input as CUDA (`.cu`, `-x cu`)
+  /// Parsed against the fallback headers: no toolkit for this nvcc.
+  bool UsesFallback = false;
 };
 
 /// Translates the nvcc command \p Command, run in \p Directory. The command

@@ -1,0 +1,9 @@
+//===--- cuda.h - cuda-lambda-tidy ----------------------------------------===//
+//
+// Without a CUDA toolkit, `#include <cuda.h>` finds this file:
+// the declarations cuda-lambda-tidy parses instead of the toolkit's.
+//
+//===----------------------------------------------------------------------===//
+
+#pragma clang system_header
+#include "cuda_lambda_tidy_fallback.h"
