@@ -135,7 +135,7 @@ void LambdaAnnotationFormCheck::onEndOfTranslationUnit() {
       continue;
     llvm::SmallVector<const Attr *, 2> Attrs =
         utils::executionSpaceAttrsOf(*Lambda);
-    const std::string Name = utils::variableNameOf(*Lambda, *Context);
+    const std::string Name = utils::variableNameOf(*Lambda);
     const StringRef Spelling = utils::spelling(utils::annotationOf(*Lambda));
     SourceLocation Where = utils::writtenLocation(*Attrs.front(), SM);
     diag(Where,
