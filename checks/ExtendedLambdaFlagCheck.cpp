@@ -2,6 +2,7 @@
 
 #include "ExtendedLambdaFlagCheck.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/PPCallbacks.h"
@@ -51,7 +52,7 @@ void ExtendedLambdaFlagCheck::registerPPCallbacks(
 void ExtendedLambdaFlagCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
 }

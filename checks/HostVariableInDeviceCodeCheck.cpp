@@ -1,10 +1,11 @@
 //===--- HostVariableInDeviceCodeCheck.cpp - cuda-lambda-tidy -----------===//
 
 #include "HostVariableInDeviceCodeCheck.h"
+#include "utils/CallableCode.h"
 #include "utils/ExecutionSpace.h"
+#include "utils/SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTLambda.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/PPCallbacks.h"
@@ -65,16 +66,12 @@ template <typename AttrT> bool hasWritten(const VarDecl &Var) {
 }
 
 /// The closest parent of \p E that is not a parenthesis.
-DynTypedNode parentOf(const Expr &E, ASTContext &Ctx) {
+DynTypedNode parentOf(const Expr &E, const utils::Ancestry &Above) {
   DynTypedNode Node = DynTypedNode::create(E);
-  while (true) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return DynTypedNode();
-    Node = Parents[0];
-    if (!Node.get<ParenExpr>())
-      return Node;
-  }
+  do
+    Node = Above.parentOf(Node);
+  while (Node.get<ParenExpr>());
+  return Node;
 }
 
 /// Whether \p Var is a constant the compiler folds where it is used: a
@@ -95,13 +92,13 @@ bool isCompileTimeConstant(const VarDecl &Var, ASTContext &Ctx) {
 /// expression (an array bound, a template argument, `if constexpr`, a case
 /// label, a static_assert, an enumerator) or a constexpr variable's
 /// initializer.
-bool isInConstantContext(const Expr &E, ASTContext &Ctx) {
+bool isInConstantContext(const Expr &E, const utils::Ancestry &Above,
+                         ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(E);
   while (true) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
+    Node = Above.parentOf(Node);
+    if (Node.getNodeKind().isNone())
       return false;
-    Node = Parents[0];
     if (Node.get<ConstantExpr>() || Node.get<TypeLoc>() ||
         Node.get<TemplateArgumentLoc>() || Node.get<StaticAssertDecl>() ||
         Node.get<EnumConstantDecl>())
@@ -141,9 +138,10 @@ bool hasFoldableValue(const VarDecl &Var) {
 }
 
 /// How \p Ref, a use of the host constant \p Var, reaches device code.
-Use classifyConstantUse(const Expr &Ref, const VarDecl &Var, ASTContext &Ctx) {
+Use classifyConstantUse(const Expr &Ref, const VarDecl &Var,
+                        const utils::Ancestry &Above, ASTContext &Ctx) {
   QualType T = Var.getType();
-  DynTypedNode Parent = parentOf(Ref, Ctx);
+  DynTypedNode Parent = parentOf(Ref, Above);
   const auto *ParentExpr = Parent.get<Expr>();
   // In a template's pattern a dependent parent has no conversions yet: its
   // instantiations tell.
@@ -152,15 +150,14 @@ Use classifyConstantUse(const Expr &Ref, const VarDecl &Var, ASTContext &Ctx) {
     return Use::Unknown;
   if (const auto *Unary = Parent.get<UnaryOperator>();
       Unary && Unary->getOpcode() == UO_AddrOf)
-    return isInConstantContext(*Unary, Ctx) ? Use::Fine : Use::Address;
+    return isInConstantContext(*Unary, Above, Ctx) ? Use::Fine : Use::Address;
 
   if (T->isArrayType()) {
     const auto *Decay = Parent.get<ImplicitCastExpr>();
     if (!Decay || Decay->getCastKind() != CK_ArrayToPointerDecay)
       return Use::Reference;
-    DynTypedNode Above = parentOf(*Decay, Ctx);
-    const auto *Subscript = Above.get<ArraySubscriptExpr>();
-    if (isInConstantContext(*Decay, Ctx))
+    const auto *Subscript = parentOf(*Decay, Above).get<ArraySubscriptExpr>();
+    if (isInConstantContext(*Decay, Above, Ctx))
       return Use::Fine;
     return Subscript ? Use::ArrayIndex : Use::Address;
   }
@@ -172,7 +169,7 @@ Use classifyConstantUse(const Expr &Ref, const VarDecl &Var, ASTContext &Ctx) {
     const CallExpr *Call = nullptr;
     if (const auto *Member = Parent.get<MemberExpr>()) {
       if (isa<CXXMethodDecl>(Member->getMemberDecl()))
-        Call = parentOf(*Member, Ctx).get<CXXMemberCallExpr>();
+        Call = parentOf(*Member, Above).get<CXXMemberCallExpr>();
     } else if (const auto *Op = Parent.get<CXXOperatorCallExpr>();
                Op && Op->getNumArgs() > 0 &&
                Op->getArg(0)->IgnoreParenImpCasts() == &Ref) {
@@ -182,7 +179,7 @@ Use classifyConstantUse(const Expr &Ref, const VarDecl &Var, ASTContext &Ctx) {
       return Use::Fine;
     if (Call->isValueDependent())
       return Use::Unknown;
-    if (isInConstantContext(*Call, Ctx))
+    if (isInConstantContext(*Call, Above, Ctx))
       return Use::Fine;
     Expr::EvalResult Folded;
     if (!Call->getType()->isVoidType() && Call->EvaluateAsRValue(Folded, Ctx))
@@ -196,7 +193,7 @@ Use classifyConstantUse(const Expr &Ref, const VarDecl &Var, ASTContext &Ctx) {
   if (const auto *Cast = Parent.get<ImplicitCastExpr>();
       Cast && Cast->getCastKind() == CK_LValueToRValue)
     return Use::Fine;
-  if (isInConstantContext(Ref, Ctx))
+  if (isInConstantContext(Ref, Above, Ctx))
     return Use::Fine;
   return Use::Reference;
 }
@@ -210,41 +207,32 @@ void HostVariableInDeviceCodeCheck::registerPPCallbacks(const SourceManager &SM,
 }
 
 void HostVariableInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
-  // Static storage: namespace scope, class-static and function-static.
-  auto StaticVar = varDecl(hasGlobalStorage()).bind("var");
-  auto InCallable = forCallable(functionDecl().bind("function"));
-  Finder->addMatcher(declRefExpr(to(StaticVar),
-                                 unless(isExpansionInSystemHeader()),
-                                 InCallable)
-                         .bind("ref"),
-                     this);
-  Finder->addMatcher(memberExpr(member(StaticVar),
-                                unless(isExpansionInSystemHeader()), InCallable)
-                         .bind("ref"),
-                     this);
+  // The uses are found in the code of each function and lambda that runs on
+  // the device, which check() walks.
+  utils::matchCallables(*Finder, this);
+}
+
+/// The variable with static storage (namespace scope, class-static,
+/// function-static) that \p Node names, if any.
+static const VarDecl *staticVariableNamedBy(const DynTypedNode &Node) {
+  const ValueDecl *Named = nullptr;
+  if (const auto *DRE = Node.get<DeclRefExpr>())
+    Named = DRE->getDecl();
+  else if (const auto *ME = Node.get<MemberExpr>())
+    Named = ME->getMemberDecl();
+  const auto *Var = dyn_cast_or_null<VarDecl>(Named);
+  return Var && Var->hasGlobalStorage() ? Var : nullptr;
 }
 
 void HostVariableInDeviceCodeCheck::check(
     const MatchFinder::MatchResult &Result) {
-  const auto *Ref = Result.Nodes.getNodeAs<Expr>("ref");
-  const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
-  const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  ASTContext &Ctx = *Result.Context;
-  const SourceManager &SM = *Result.SourceManager;
-
-  // Only names the compiler would resolve in device code count: a reference
-  // in sizeof or decltype does not reach the device.
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Ref);
-      DRE && DRE->isNonOdrUse() == NOUR_Unevaluated)
+  const std::optional<utils::Callable> Code = utils::matchedCallable(Result);
+  if (!Code)
     return;
-  if (const auto *ME = dyn_cast<MemberExpr>(Ref);
-      ME && ME->isNonOdrUse() == NOUR_Unevaluated)
-    return;
-
   // __host__ __device__ code is reported in the device pass only: that pass
   // sees what the device compiles (`#ifndef __CUDA_ARCH__` branches are gone),
   // the host pass sees the host's branches instead.
-  switch (spaceOf(*Function)) {
+  switch (spaceOf(Code->function())) {
   case Space::Host:
     return;
   case Space::HostDevice:
@@ -254,6 +242,39 @@ void HostVariableInDeviceCodeCheck::check(
   case Space::Device:
     break;
   }
+  const SourceManager &SM = *Result.SourceManager;
+  Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList Above) {
+    const VarDecl *Var = staticVariableNamedBy(Node);
+    if (!Var)
+      return;
+    const auto &Ref = *Node.get<Expr>();
+    // clang shares a template's non-dependent nodes with its instantiations:
+    // such a use is judged once, with the parents it has where first met (in
+    // the pattern), as clang's parent map lists them first.
+    if (!Seen.insert(&Ref).second)
+      return;
+    if (utils::isExpansionInSystemHeader(Ref.getBeginLoc(), SM))
+      return;
+    checkUse(Ref, *Var, utils::Ancestry(Node, Above), *Result.Context);
+  });
+}
+
+void HostVariableInDeviceCodeCheck::checkUse(const Expr &Reference,
+                                             const VarDecl &Variable,
+                                             const utils::Ancestry &Above,
+                                             ASTContext &Ctx) {
+  const Expr *Ref = &Reference;
+  const VarDecl *Var = &Variable;
+  const SourceManager &SM = Ctx.getSourceManager();
+
+  // Only names the compiler would resolve in device code count: a reference
+  // in sizeof or decltype does not reach the device.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Ref);
+      DRE && DRE->isNonOdrUse() == NOUR_Unevaluated)
+    return;
+  if (const auto *ME = dyn_cast<MemberExpr>(Ref);
+      ME && ME->isNonOdrUse() == NOUR_Unevaluated)
+    return;
 
   // Device variables, whatever their storage.
   if (hasWritten<CUDADeviceAttr>(*Var) || hasWritten<CUDAConstantAttr>(*Var) ||
@@ -282,7 +303,7 @@ void HostVariableInDeviceCodeCheck::check(
       !T->isReferenceType()) {
     Kind =
         hasFoldableValue(*Var)
-            ? classifyConstantUse(*Ref, *Var, Ctx)
+            ? classifyConstantUse(*Ref, *Var, Above, Ctx)
             : (Var->hasExternalStorage() ? Use::NoInitializer : Use::Variable);
   }
   if (Kind == Use::Variable && isClosure(T))

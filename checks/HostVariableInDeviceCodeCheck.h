@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_HOSTVARIABLEINDEVICECODECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/AncestorWalk.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
@@ -22,14 +23,21 @@ public:
   void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
                            Preprocessor *ModuleExpanderPP) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  void onStartOfTranslationUnit() override { Seen.clear(); }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
 
 private:
+  /// \p Ref names \p Var in device code.
+  void checkUse(const Expr &Ref, const VarDecl &Var,
+                const utils::Ancestry &Above, ASTContext &Ctx);
+
   /// Where `__managed__` was expanded: clang drops the attribute in CUDA
   /// (it only knows it for HIP), so the AST cannot tell.
   llvm::DenseSet<SourceLocation> ManagedExpansions;
+  /// The uses already judged.
+  llvm::DenseSet<const Expr *> Seen;
   /// A use reported once, whether seen in a template's pattern or in one of
   /// its instantiations.
   llvm::DenseSet<std::pair<SourceLocation, const Decl *>> Reported;

@@ -4,6 +4,7 @@
 #include "utils/ExtendedLambda.h"
 #include "utils/LambdaReach.h"
 #include "utils/LambdaSyntax.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/CharInfo.h"
@@ -16,7 +17,7 @@ namespace clang::tidy::cuda {
 void LambdaAnnotationFormCheck::registerMatchers(MatchFinder *Finder) {
   // What is written is the same in every instantiation: the pattern only.
   Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
 }
@@ -134,7 +135,7 @@ void LambdaAnnotationFormCheck::onEndOfTranslationUnit() {
       continue;
     llvm::SmallVector<const Attr *, 2> Attrs =
         utils::executionSpaceAttrsOf(*Lambda);
-    const std::string Name = utils::variableNameOf(*Lambda, *Context);
+    const std::string Name = utils::variableNameOf(*Lambda);
     const StringRef Spelling = utils::spelling(utils::annotationOf(*Lambda));
     SourceLocation Where = utils::writtenLocation(*Attrs.front(), SM);
     diag(Where,

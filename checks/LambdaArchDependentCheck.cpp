@@ -4,6 +4,7 @@
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/SourceText.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
@@ -34,7 +35,7 @@ void LambdaArchDependentCheck::registerMatchers(MatchFinder *Finder) {
       this);
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
 }

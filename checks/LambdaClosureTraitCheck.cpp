@@ -6,7 +6,6 @@
 #include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/TypeTraits.h"
 #include <set>
@@ -112,25 +111,11 @@ TraitUse findTrait(const Stmt *S, int Depth = 0) {
   return {};
 }
 
-bool inHostCode(DynTypedNode Node, ASTContext &Ctx) {
-  for (int Depth = 0; Depth < 256; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return true;
-    Node = Parents[0];
-    if (const auto *Lambda = Node.get<LambdaExpr>())
-      return utils::runsOnHost(
-          utils::executionSpaceOf(*Lambda->getCallOperator()));
-    if (const auto *Function = Node.get<FunctionDecl>())
-      return utils::runsOnHost(utils::executionSpaceOf(*Function));
-  }
-  return true;
-}
-
 } // namespace
 
 void LambdaClosureTraitCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr().bind("lambda"), this);
+  utils::matchCallables(*Finder, this);
   Finder->addMatcher(
       declRefExpr(to(functionDecl(hasAttr(attr::CUDAGlobal))),
                   unless(isExpansionInSystemHeader()))
@@ -153,6 +138,11 @@ void LambdaClosureTraitCheck::registerMatchers(MatchFinder *Finder) {
 
 void LambdaClosureTraitCheck::check(const MatchFinder::MatchResult &Result) {
   Context = Result.Context;
+  if (const std::optional<utils::Callable> Code =
+          utils::matchedCallable(Result)) {
+    DeviceCode.add(*Code);
+    return;
+  }
   if (const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda")) {
     Lambdas[Lambda->getLambdaClass()] = Lambda;
     return;
@@ -162,7 +152,7 @@ void LambdaClosureTraitCheck::check(const MatchFinder::MatchResult &Result) {
       if (Arg.getArgument().getKind() != TemplateArgument::Expression)
         continue;
       TraitUse Use = findTrait(Arg.getSourceExpression());
-      if (Use.Where && inHostCode(DynTypedNode::create(*Ref), *Context))
+      if (Use.Where && !DeviceCode.contains(DynTypedNode::create(*Ref)))
         Queries.push_back({Use.Where->getBeginLoc(), Use.Closure, Use.What,
                            Ref->getDecl()->getNameAsString()});
     }
@@ -175,7 +165,7 @@ void LambdaClosureTraitCheck::check(const MatchFinder::MatchResult &Result) {
   else if (const auto *Ternary = dyn_cast_or_null<ConditionalOperator>(Branch))
     Condition = Ternary->getCond();
   TraitUse Use = findTrait(Condition);
-  if (Use.Where && inHostCode(DynTypedNode::create(*Branch), *Context))
+  if (Use.Where && !DeviceCode.contains(DynTypedNode::create(*Branch)))
     Queries.push_back({Use.Where->getBeginLoc(), Use.Closure, Use.What, ""});
 }
 
@@ -203,6 +193,7 @@ void LambdaClosureTraitCheck::onEndOfTranslationUnit() {
   }
   Queries.clear();
   Lambdas.clear();
+  DeviceCode.clear();
 }
 
 } // namespace clang::tidy::cuda

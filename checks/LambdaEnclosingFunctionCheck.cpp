@@ -3,6 +3,7 @@
 #include "LambdaEnclosingFunctionCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -16,7 +17,7 @@ void LambdaEnclosingFunctionCheck::registerMatchers(MatchFinder *Finder) {
   // outside any function are never extended, so annotated ones are matched
   // too and sorted out in check().
   Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
 }

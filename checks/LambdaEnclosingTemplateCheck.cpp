@@ -3,6 +3,7 @@
 #include "LambdaEnclosingTemplateCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include <optional>
@@ -16,12 +17,12 @@ void LambdaEnclosingTemplateCheck::registerMatchers(MatchFinder *Finder) {
   // arguments only exist in instantiations, so both are matched.
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("pattern"),
                      this);
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                isInTemplateInstantiation())
+                                utils::isInTemplateInstantiation())
                          .bind("instance"),
                      this);
 }

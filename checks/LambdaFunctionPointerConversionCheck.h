@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAFUNCTIONPOINTERCONVERSIONCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/AncestorWalk.h"
 
 namespace clang::tidy::cuda {
 
@@ -20,6 +21,10 @@ public:
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
+
+private:
+  void checkConversion(const CXXMemberCallExpr &Call,
+                       const utils::Ancestry &Above);
 };
 
 } // namespace clang::tidy::cuda

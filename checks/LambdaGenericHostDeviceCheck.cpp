@@ -2,6 +2,7 @@
 
 #include "LambdaGenericHostDeviceCheck.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -13,7 +14,7 @@ namespace clang::tidy::cuda {
 void LambdaGenericHostDeviceCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
 }

@@ -5,7 +5,6 @@
 #include "utils/ExtendedLambda.h"
 #include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -51,22 +50,6 @@ const CXXRecordDecl *calledClosureIn(const Stmt *S) {
     if (const CXXRecordDecl *Found = calledClosureIn(Child))
       return Found;
   return nullptr;
-}
-
-/// Whether the code at \p Node runs on the host: outside any function, or in
-/// a function (or lambda) that nvcc compiles for the host.
-bool inHostCode(DynTypedNode Node, ASTContext &Ctx) {
-  for (int Depth = 0; Depth < 256; ++Depth) {
-    auto Parents = Ctx.getParents(Node);
-    if (Parents.empty())
-      return true;
-    Node = Parents[0];
-    if (const auto *Lambda = Node.get<LambdaExpr>())
-      return utils::runsOnHost(utils::executionSpaceOf(*Lambda->getCallOperator()));
-    if (const auto *Function = Node.get<FunctionDecl>())
-      return utils::runsOnHost(utils::executionSpaceOf(*Function));
-  }
-  return true;
 }
 
 /// Whether a trailing return type mentions a parameter of the lambda
@@ -133,6 +116,7 @@ bool spellable(QualType T) {
 
 void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr().bind("lambda"), this);
+  utils::matchCallables(*Finder, this);
   Finder->addMatcher(
       typeLoc(loc(decltypeType()), unless(isExpansionInSystemHeader()))
           .bind("decltype"),
@@ -153,7 +137,11 @@ void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
 void LambdaHostReturnTypeQueryCheck::check(
     const MatchFinder::MatchResult &Result) {
   Context = Result.Context;
-
+  if (const std::optional<utils::Callable> Code =
+          utils::matchedCallable(Result)) {
+    DeviceCode.add(*Code);
+    return;
+  }
   if (const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda")) {
     Lambdas[Lambda->getLambdaClass()] = Lambda;
     return;
@@ -164,7 +152,7 @@ void LambdaHostReturnTypeQueryCheck::check(
       return;
     const CXXRecordDecl *Closure =
         calledClosureIn(Decltype->getUnderlyingExpr());
-    if (Closure && inHostCode(DynTypedNode::create(*Loc), *Context))
+    if (Closure && !DeviceCode.contains(DynTypedNode::create(*Loc)))
       Queries.push_back({Loc->getBeginLoc(), Closure, "'decltype'"});
     return;
   }
@@ -188,7 +176,7 @@ void LambdaHostReturnTypeQueryCheck::check(
       if (Arg.getKind() != TemplateArgument::Type)
         continue;
       if (const CXXRecordDecl *Closure = closureIn(Arg.getAsType())) {
-        if (inHostCode(DynTypedNode::create(*Loc), *Context))
+        if (!DeviceCode.contains(DynTypedNode::create(*Loc)))
           Queries.push_back({Loc->getTemplateNameLoc(), Closure,
                              "'" + Name + "'"});
         return;
@@ -201,7 +189,7 @@ void LambdaHostReturnTypeQueryCheck::check(
       const CXXRecordDecl *Closure = closureIn(Arg->getType());
       if (!Closure)
         continue;
-      if (inHostCode(DynTypedNode::create(*Call), *Context))
+      if (!DeviceCode.contains(DynTypedNode::create(*Call)))
         Queries.push_back(
             {Call->getBeginLoc(), Closure,
              "'" + utils::qualifiedNameWithoutInline(*Call->getDirectCallee()) +
@@ -238,10 +226,10 @@ void LambdaHostReturnTypeQueryCheck::onEndOfTranslationUnit() {
     }
 
     std::string Name;
-    auto Parents = Context->getParents(*Lambda);
-    if (!Parents.empty())
-      if (const auto *Var = Parents[0].get<VarDecl>())
-        Name = " '" + Var->getNameAsString() + "'";
+    if (const auto *Var = utils::findLambda(*Q.Closure)
+                              .Ancestors.parentOf(*Lambda)
+                              .get<VarDecl>())
+      Name = " '" + Var->getNameAsString() + "'";
 
     {
       auto Diag =
@@ -265,6 +253,7 @@ void LambdaHostReturnTypeQueryCheck::onEndOfTranslationUnit() {
   }
   Queries.clear();
   Lambdas.clear();
+  DeviceCode.clear();
 }
 
 } // namespace clang::tidy::cuda

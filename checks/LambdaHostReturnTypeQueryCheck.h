@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAHOSTRETURNTYPEQUERYCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/CallableCode.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -31,6 +32,9 @@ private:
     std::string What;
   };
   llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> Lambdas;
+  /// What is not device-only code is host code, including what lies
+  /// outside any function.
+  utils::DeviceOnlyCode DeviceCode;
   llvm::SmallVector<Query, 8> Queries;
   ASTContext *Context = nullptr;
 };

@@ -3,6 +3,7 @@
 #include "LambdaIfConstexprCaptureCheck.h"
 #include "utils/EnclosingVariableUses.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -16,7 +17,7 @@ void LambdaIfConstexprCaptureCheck::registerMatchers(MatchFinder *Finder) {
   // pattern's source is read; instantiations would only repeat it.
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
 }

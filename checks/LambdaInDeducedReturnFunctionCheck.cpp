@@ -2,6 +2,7 @@
 
 #include "LambdaInDeducedReturnFunctionCheck.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -15,7 +16,7 @@ void LambdaInDeducedReturnFunctionCheck::registerMatchers(MatchFinder *Finder) {
   // would repeat the same finding.
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
 }

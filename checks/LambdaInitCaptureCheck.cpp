@@ -2,6 +2,7 @@
 
 #include "LambdaInitCaptureCheck.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -13,7 +14,7 @@ namespace clang::tidy::cuda {
 void LambdaInitCaptureCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
 }

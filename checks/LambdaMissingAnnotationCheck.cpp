@@ -92,7 +92,7 @@ void LambdaMissingAnnotationCheck::onEndOfTranslationUnit() {
 
     const Reason Why = *reasonOf(*Lambda);
     const bool OnHost = Reach.isCalledOnHost(Closure);
-    const std::string Name = utils::variableNameOf(*Lambda, *Context);
+    const std::string Name = utils::variableNameOf(*Lambda);
     const StringRef Wanted = OnHost || Why == Reason::HostOnly
                                  ? "__host__ __device__"
                                  : "__device__";

@@ -3,6 +3,7 @@
 #include "LambdaReferenceCaptureCheck.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/SourceText.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -15,7 +16,7 @@ void LambdaReferenceCaptureCheck::registerMatchers(MatchFinder *Finder) {
   // instantiation; matching the pattern alone reports each lambda once.
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
 }

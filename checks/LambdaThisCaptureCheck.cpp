@@ -1,12 +1,13 @@
 //===--- LambdaThisCaptureCheck.cpp - cuda-lambda-tidy ------------------===//
 
 #include "LambdaThisCaptureCheck.h"
+#include "utils/AncestorWalk.h"
 #include "utils/BoolOption.h"
 #include "utils/ClosureCopy.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -63,9 +64,9 @@ struct ThisUse {
 
 class ThisUseAnalysis {
 public:
-  explicit ThisUseAnalysis(ASTContext &Context) : Context(Context) {}
-
-  ThisUse analyze(const Expr *Use) {
+  /// \p Above: the nodes above \p Use, up to the lambda.
+  ThisUse analyze(const Expr *Use, const utils::Ancestry &Above) {
+    this->Above = &Above;
     ThisUse Result;
     Result.Where = Use;
     if (const auto *Unresolved = dyn_cast<UnresolvedMemberExpr>(Use)) {
@@ -104,16 +105,13 @@ public:
   }
 
 private:
-  ASTContext &Context;
+  const utils::Ancestry *Above = nullptr;
 
   /// The parent of \p E, skipping parentheses; null at the top or when the
   /// parent is a declaration.
   const Stmt *parentOf(const Stmt *E) {
     for (;;) {
-      DynTypedNodeList Parents = Context.getParents(*E);
-      if (Parents.empty())
-        return nullptr;
-      const auto *Parent = Parents[0].get<Stmt>();
+      const auto *Parent = Above->parentOf(*E).get<Stmt>();
       if (!isa_and_nonnull<ParenExpr>(Parent))
         return Parent;
       E = Parent;
@@ -143,8 +141,7 @@ private:
     const Stmt *Parent = parentOf(Object);
     if (!Parent) {
       // `T copy = member;` in a template pattern, where no cast is written.
-      const DynTypedNodeList Parents = Context.getParents(*Object);
-      if (const auto *Var = Parents.empty() ? nullptr : Parents[0].get<VarDecl>())
+      if (const auto *Var = Above->parentOf(*Object).get<VarDecl>())
         return !Var->getType()->isReferenceType() ||
                Var->getType().getNonReferenceType().isConstQualified();
       return false;
@@ -256,7 +253,7 @@ void LambdaThisCaptureCheck::registerMatchers(MatchFinder *Finder) {
   // lambda once.
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
 }
@@ -290,10 +287,16 @@ void LambdaThisCaptureCheck::check(const MatchFinder::MatchResult &Result) {
     return Context.getSourceManager().isBeforeInTranslationUnit(
         A->getBeginLoc(), B->getBeginLoc());
   });
-  ThisUseAnalysis Analysis(Context);
+  llvm::SmallVector<DynTypedNode, 4> UseNodes;
+  for (const Expr *Use : Finder.Uses)
+    UseNodes.push_back(DynTypedNode::create(*Use));
+  const llvm::DenseMap<DynTypedNode, utils::Ancestry> Ancestries =
+      utils::ancestriesBelow(DynTypedNode::create(*Lambda), UseNodes);
+  ThisUseAnalysis Analysis;
   llvm::SmallVector<ThisUse, 4> Uses;
   for (const Expr *Use : Finder.Uses)
-    Uses.push_back(Analysis.analyze(Use));
+    Uses.push_back(
+        Analysis.analyze(Use, Ancestries.lookup(DynTypedNode::create(*Use))));
 
   const bool Explicit = ThisCapture->isExplicit();
   const SourceLocation Loc =

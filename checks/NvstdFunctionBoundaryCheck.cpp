@@ -1,8 +1,10 @@
 //===--- NvstdFunctionBoundaryCheck.cpp - cuda-lambda-tidy --------------===//
 
 #include "NvstdFunctionBoundaryCheck.h"
+#include "utils/CallableCode.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/SourceText.h"
 #include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTLambda.h"
@@ -13,14 +15,6 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 namespace {
-
-AST_MATCHER(QualType, isNvstdFunctionType) {
-  return utils::isNvstdFunction(Node);
-}
-
-AST_MATCHER(CXXRecordDecl, isNvstdFunctionRecord) {
-  return utils::isNvstdFunctionClass(Node);
-}
 
 /// What an nvstd::function is initialized with.
 struct Target {
@@ -89,60 +83,67 @@ std::optional<Target> targetOf(const Expr *E) {
                 Record->getNameAsString() + "::operator()"};
 }
 
+/// `nvstd::function<...> f(callable)` or `= callable`: a construction from
+/// a callable by the converting constructor template, or an assignment of
+/// one. The callable, and the nvstd::function type it goes into.
+struct Initialization {
+  const Expr *Callable = nullptr;
+  QualType FunctionType;
+};
+std::optional<Initialization> initializationOf(const DynTypedNode &Node) {
+  if (const auto *Construct = Node.get<CXXConstructExpr>()) {
+    const CXXConstructorDecl *Constructor = Construct->getConstructor();
+    if (Construct->getNumArgs() == 1 && Constructor &&
+        !Constructor->isCopyConstructor() &&
+        !Constructor->isMoveConstructor() &&
+        utils::isNvstdFunction(Construct->getType()))
+      return Initialization{Construct->getArg(0), Construct->getType()};
+    return std::nullopt;
+  }
+  if (const auto *Assign = Node.get<CXXOperatorCallExpr>()) {
+    const auto *Method =
+        dyn_cast_or_null<CXXMethodDecl>(Assign->getCalleeDecl());
+    if (Assign->getOperator() == OO_Equal && Method &&
+        utils::isNvstdFunctionClass(*Method->getParent()) &&
+        Assign->getNumArgs() == 2)
+      return Initialization{Assign->getArg(1), Assign->getArg(0)->getType()};
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 void NvstdFunctionBoundaryCheck::registerMatchers(MatchFinder *Finder) {
-  const auto Context = forCallable(functionDecl().bind("context"));
-  // Construction from a callable: the converting constructor template.
+  // Initializations and kernel launches are found in the code of each
+  // function and lambda, which check() walks.
+  utils::matchCallables(*Finder, this);
   Finder->addMatcher(
-      cxxConstructExpr(unless(isExpansionInSystemHeader()),
-                       hasType(qualType(isNvstdFunctionType())),
-                       argumentCountIs(1),
-                       hasDeclaration(cxxConstructorDecl(
-                           unless(isCopyConstructor()),
-                           unless(isMoveConstructor()))),
-                       Context)
-          .bind("construct"),
-      this);
-  // Assignment of a callable.
-  Finder->addMatcher(
-      cxxOperatorCallExpr(
-          unless(isExpansionInSystemHeader()), hasOverloadedOperatorName("="),
-          callee(cxxMethodDecl(ofClass(cxxRecordDecl(isNvstdFunctionRecord())))),
-          Context)
-          .bind("assign"),
-      this);
-  Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
-                                utils::isExtendedLambda())
-                         .bind("lambda"),
-                     this);
-  Finder->addMatcher(
-      cudaKernelCallExpr(unless(isExpansionInSystemHeader()), Context)
-          .bind("launch"),
+      lambdaExpr(unless(isExpansionInSystemHeader()), utils::isExtendedLambda())
+          .bind("lambda"),
       this);
 }
 
 void NvstdFunctionBoundaryCheck::check(const MatchFinder::MatchResult &Result) {
-  const auto *Context = Result.Nodes.getNodeAs<FunctionDecl>("context");
-  if (const auto *Construct =
-          Result.Nodes.getNodeAs<CXXConstructExpr>("construct")) {
-    checkInitialization(*Construct->getArg(0), Construct->getType(), *Context);
-    return;
-  }
-  if (const auto *Assign =
-          Result.Nodes.getNodeAs<CXXOperatorCallExpr>("assign")) {
-    if (Assign->getNumArgs() == 2)
-      checkInitialization(*Assign->getArg(1), Assign->getArg(0)->getType(),
-                          *Context);
-    return;
-  }
   if (const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda")) {
     checkCaptures(*Lambda);
     return;
   }
-  if (const auto *Launch =
-          Result.Nodes.getNodeAs<CUDAKernelCallExpr>("launch"))
-    checkLaunch(*Launch, *Context);
+  const std::optional<utils::Callable> Code = utils::matchedCallable(Result);
+  if (!Code)
+    return;
+  const SourceManager &SM = *Result.SourceManager;
+  Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList) {
+    const auto *E = Node.get<Expr>();
+    if (!E)
+      return;
+    if (utils::isExpansionInSystemHeader(E->getBeginLoc(), SM))
+      return;
+    if (std::optional<Initialization> Init = initializationOf(Node))
+      checkInitialization(*Init->Callable, Init->FunctionType,
+                          Code->function());
+    else if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(E))
+      checkLaunch(*Launch, Code->function());
+  });
 }
 
 void NvstdFunctionBoundaryCheck::checkInitialization(

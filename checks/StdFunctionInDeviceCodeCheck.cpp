@@ -3,6 +3,7 @@
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/TemplateInstantiation.h"
 #include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTLambda.h"
@@ -283,18 +284,19 @@ void StdFunctionInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       functionDecl(isDefinition(), unless(isExpansionInSystemHeader()),
                    unless(ast_matchers::isTemplateInstantiation()),
-                   unless(isInstantiated()), unless(isLambdaCallOperatorDecl()))
+                   unless(utils::isInstantiated()),
+                   unless(isLambdaCallOperatorDecl()))
           .bind("function"),
       this);
   Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
-                                unless(isInTemplateInstantiation()))
+                                unless(utils::isInTemplateInstantiation()))
                          .bind("lambda"),
                      this);
   // A lambda in a function template captures a std::function only in the
   // instantiation that makes a captured variable one.
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
                                 unless(isExpansionInSystemHeader()),
-                                isInTemplateInstantiation())
+                                utils::isInTemplateInstantiation())
                          .bind("instantiated-lambda"),
                      this);
   Finder->addMatcher(

@@ -101,7 +101,7 @@ TEST(LambdaSyntaxTest, AnnotationAfterTheParameterList) {
       isAfterParameterList(*executionSpaceAttrsOf(*After)[0], *After, SM));
   EXPECT_FALSE(
       isAfterParameterList(*executionSpaceAttrsOf(*Before)[0], *Before, SM));
-  EXPECT_EQ(variableNameOf(*After, AST->getASTContext()), "after");
+  EXPECT_EQ(variableNameOf(*After), "after");
   const LangOptions &LO = AST->getASTContext().getLangOpts();
   EXPECT_FALSE(constexprSpecifierOf(*Before, SM, LO));
   // Implicitly constexpr in the AST, but only 'spec' says so in the source.

@@ -1,20 +1,18 @@
 //===--- LambdaSyntax.cpp - cuda-lambda-tidy ----------------------------===//
 
 #include "LambdaSyntax.h"
-#include "clang/AST/ParentMapContext.h"
+#include "AncestorWalk.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/CharInfo.h"
 #include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::cuda::utils {
 
-std::string variableNameOf(const LambdaExpr &Lambda, ASTContext &Context) {
+std::string variableNameOf(const LambdaExpr &Lambda) {
+  const LambdaSite Site = findLambda(*Lambda.getLambdaClass());
   DynTypedNode Node = DynTypedNode::create(Lambda);
   for (unsigned Steps = 0; Steps < 8; ++Steps) {
-    DynTypedNodeList Parents = Context.getParents(Node);
-    if (Parents.size() != 1)
-      return "";
-    Node = Parents[0];
+    Node = Site.Ancestors.parentOf(Node);
     if (const auto *Var = Node.get<VarDecl>())
       return Var->getName().str();
     const auto *E = Node.get<Expr>();

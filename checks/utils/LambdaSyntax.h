@@ -22,7 +22,7 @@ namespace clang::tidy::cuda::utils {
 
 /// The name of the variable that \p Lambda initializes (`auto f = [] ...`),
 /// or "" when it initializes none.
-std::string variableNameOf(const LambdaExpr &Lambda, ASTContext &Context);
+std::string variableNameOf(const LambdaExpr &Lambda);
 
 /// The parentheses of the lambda's written parameter list, from its call
 /// operator's FunctionProtoTypeLoc; nullopt for `[] {...}`.

@@ -27,4 +27,9 @@ std::optional<SourceLocation> findPrecedingToken(SourceLocation Loc,
   return std::nullopt;
 }
 
+bool isExpansionInSystemHeader(SourceLocation Loc, const SourceManager &SM) {
+  const SourceLocation Expansion = SM.getExpansionLoc(Loc);
+  return Expansion.isValid() && SM.isInSystemHeader(Expansion);
+}
+
 } // namespace clang::tidy::cuda::utils

@@ -21,6 +21,10 @@ std::optional<SourceLocation> findPrecedingToken(SourceLocation Loc,
                                                  char Punctuator,
                                                  const SourceManager &SM);
 
+/// Whether \p Loc is expanded in a system header: what the AST matcher
+/// isExpansionInSystemHeader() decides for a node that begins there.
+bool isExpansionInSystemHeader(SourceLocation Loc, const SourceManager &SM);
+
 } // namespace clang::tidy::cuda::utils
 
 #endif

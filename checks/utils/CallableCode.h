@@ -1,0 +1,95 @@
+//===--- CallableCode.h - cuda-lambda-tidy ------------------------------===//
+//
+// The code of one function or lambda, as clang's forCallable() assigns code
+// to functions, walked from the callable down: a check that wants to know
+// which function a statement is in matches the functions and walks their
+// code, rather than matching the statement and climbing the whole-TU parent
+// map that forCallable() builds.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_UTILS_CALLABLECODE_H
+#define CUDA_LAMBDA_TIDY_UTILS_CALLABLECODE_H
+
+#include "AncestorWalk.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include <optional>
+
+namespace clang::tidy::cuda::utils {
+
+using CodeVisitor =
+    llvm::function_ref<void(const DynTypedNode &Node, AncestorList Above)>;
+
+/// Calls \p Visit for every node of the code of \p Function, with the nodes
+/// above it from \p Function down: its signature, parameters and default
+/// arguments, constructor initializers and body, with the lambda
+/// expressions in it but not their code, nor that of blocks and of local
+/// classes' member functions, which belong to those.
+void forEachNodeOf(const FunctionDecl &Function, CodeVisitor Visit);
+
+/// The same for a lambda, whose code is its call operator's (for a generic
+/// lambda, the template's pattern; each instantiation is a function of its
+/// own) and the initializers of its captures.
+void forEachNodeOf(const LambdaExpr &Lambda, CodeVisitor Visit);
+
+/// Whether \p Function is the call operator of a lambda as written (a
+/// generic lambda's: the pattern), whose code forEachNodeOf(LambdaExpr)
+/// walks with its captures.
+bool isLambdaCallOperatorAsWritten(const FunctionDecl &Function);
+
+AST_MATCHER(FunctionDecl, isLambdaCallOperatorAsWritten) {
+  return utils::isLambdaCallOperatorAsWritten(Node);
+}
+
+/// A function or a lambda. A node of code belongs to one, or to several when
+/// clang shares it: a template's non-dependent nodes are in the pattern and
+/// in each instantiation, a default argument is in its function and at each
+/// call that uses it (forCallable() picks one of them).
+class Callable {
+public:
+  explicit Callable(const FunctionDecl &Function) : Function(&Function) {}
+  explicit Callable(const LambdaExpr &Lambda)
+      : Function(Lambda.getCallOperator()), Lambda(&Lambda) {}
+
+  /// The function whose code it is: for a lambda, its call operator.
+  const FunctionDecl &function() const { return *Function; }
+  void forEachNode(CodeVisitor Visit) const;
+
+private:
+  const FunctionDecl *Function;
+  const LambdaExpr *Lambda = nullptr;
+};
+
+/// Registers \p Check for every callable whose code is written outside
+/// system headers (template instantiations included): function definitions
+/// and lambdas, for checks that walk that code themselves.
+void matchCallables(ast_matchers::MatchFinder &Finder,
+                    ast_matchers::MatchFinder::MatchCallback *Check);
+
+/// The callable matchCallables() matched, if it matched this time.
+std::optional<Callable>
+matchedCallable(const ast_matchers::MatchFinder::MatchResult &Result);
+
+/// The code that runs only on the device (that of `__device__` and
+/// `__global__` functions, and of the lambdas in them), gathered from the
+/// callables that matchCallables() meets: for a check that asks, about the
+/// nodes it matches afterwards, whether they lie in host code. The matcher
+/// meets a callable before the code inside it.
+class DeviceOnlyCode {
+public:
+  /// Adds the code of \p Code if it runs only on the device.
+  void add(const Callable &Code);
+  bool contains(const DynTypedNode &Node) const { return Nodes.contains(Node); }
+  void clear() { Nodes.clear(); }
+
+private:
+  llvm::DenseSet<DynTypedNode> Nodes;
+};
+
+} // namespace clang::tidy::cuda::utils
+
+#endif
