@@ -185,6 +185,21 @@ TEST(CompileDatabaseTest, FormatJobsAndChild) {
   Args D = {"--format=xml"};
   EXPECT_EQ(takeOwnOptions(D).Error,
             "--format takes 'text', 'sarif' or 'github', not 'xml'");
+  // Every spelling of every value-taking option, one helper behind them.
+  Args E = {"--jobs", "2", "-jobs=5", "a.cu"};
+  Own = takeOwnOptions(E);
+  EXPECT_EQ(Own.Jobs, 5u);
+  EXPECT_TRUE(Own.Error.empty());
+  EXPECT_EQ(E, Args{"a.cu"});
+  Args F = {"a.cu", "--cuda-toolkit"};
+  EXPECT_EQ(takeOwnOptions(F).Error,
+            "--cuda-toolkit takes only 'none' (CUDA_PATH chooses a toolkit), "
+            "not ''");
+  Args G = {"-cuda-toolkit", "none", "-format=github", "a.cu"};
+  Own = takeOwnOptions(G);
+  EXPECT_TRUE(Own.NoToolkit);
+  EXPECT_EQ(Own.Format, "github");
+  EXPECT_EQ(G, Args{"a.cu"});
 }
 
 TEST(CompileDatabaseTest, ExportFixesSourcesAndModes) {

@@ -23,6 +23,23 @@ static bool takesSeparateValue(llvm::StringRef Option) {
   return !Option.contains('=') && Options.contains(Option);
 }
 
+// Matches our option `Option` written as `--Option=value` or `--Option value`
+// (Name is the argument without its dashes).  On a match, stores the value
+// (empty when the command line ends first) and moves I past a separate value.
+static bool takeOptionValue(llvm::StringRef Name, llvm::StringRef Option,
+                            llvm::ArrayRef<std::string> Args, size_t &I,
+                            llvm::StringRef &Value) {
+  if (Name == Option) {
+    Value = I + 1 < Args.size() ? llvm::StringRef(Args[++I]) : "";
+    return true;
+  }
+  if (Name.consume_front(Option) && Name.consume_front("=")) {
+    Value = Name;
+    return true;
+  }
+  return false;
+}
+
 ToolCommandLine parseToolCommandLine(llvm::ArrayRef<std::string> Args) {
   ToolCommandLine Result;
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -63,12 +80,8 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
       Own.AllowPlugins = true;
       continue;
     }
-    if (Name == "cuda-pass" || Name.starts_with("cuda-pass=")) {
-      llvm::StringRef Value;
-      if (Name.consume_front("cuda-pass="))
-        Value = Name;
-      else if (I + 1 < Args.size())
-        Value = Args[++I];
+    llvm::StringRef Value;
+    if (takeOptionValue(Name, "cuda-pass", Args, I, Value)) {
       if (Value != "device" && Value != "host" && Value != "both")
         Own.Error = "--cuda-pass takes 'device', 'host' or 'both', not '" +
                     Value.str() + "'";
@@ -76,12 +89,7 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
         Own.CudaPass = Value.str();
       continue;
     }
-    if (Name == "cuda-toolkit" || Name.starts_with("cuda-toolkit=")) {
-      llvm::StringRef Value;
-      if (Name.consume_front("cuda-toolkit="))
-        Value = Name;
-      else if (I + 1 < Args.size())
-        Value = Args[++I];
+    if (takeOptionValue(Name, "cuda-toolkit", Args, I, Value)) {
       if (Value != "none")
         Own.Error = "--cuda-toolkit takes only 'none' (CUDA_PATH chooses a "
                     "toolkit), not '" +
@@ -94,12 +102,7 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
       Own.Child = true;
       continue;
     }
-    if (Name == "format" || Name.starts_with("format=")) {
-      llvm::StringRef Value;
-      if (Name.consume_front("format="))
-        Value = Name;
-      else if (I + 1 < Args.size())
-        Value = Args[++I];
+    if (takeOptionValue(Name, "format", Args, I, Value)) {
       if (Value != "text" && Value != "sarif" && Value != "github")
         Own.Error = "--format takes 'text', 'sarif' or 'github', not '" +
                     Value.str() + "'";
@@ -107,15 +110,16 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
         Own.Format = Value.str();
       continue;
     }
-    if (Arg.starts_with("-j") || Name == "jobs" ||
-        Name.starts_with("jobs=")) {
-      llvm::StringRef Value;
-      if (Name.consume_front("jobs="))
-        Value = Name;
-      else if (Arg.starts_with("-j") && Arg.size() > 2)
+    bool IsJobs = takeOptionValue(Name, "jobs", Args, I, Value);
+    if (!IsJobs && Arg.starts_with("-j") && !Arg.starts_with("--")) {
+      // -j4 or -j 4, as make and clang-tidy's run script spell it.
+      IsJobs = true;
+      if (Arg.size() > 2)
         Value = Arg.drop_front(2);
-      else if (I + 1 < Args.size())
-        Value = Args[++I];
+      else
+        Value = I + 1 < Args.size() ? llvm::StringRef(Args[++I]) : "";
+    }
+    if (IsJobs) {
       unsigned Jobs = 0;
       if (Value.getAsInteger(10, Jobs) || Jobs == 0)
         Own.Error = "-j takes a positive number, not '" + Value.str() + "'";
