@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompileDatabase.h"
+#include "FuzzEnvironment.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include <cstddef>
@@ -19,14 +20,7 @@ using namespace cuda_lambda_tidy;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Text(reinterpret_cast<const char *>(Data), Size);
-  NvccEnvironment Env;
-  Env.ReadFile = [&Text](llvm::StringRef) -> std::optional<std::string> {
-    return Text;
-  };
-  Env.ToolkitOf = [](llvm::StringRef) -> std::optional<CudaToolkit> {
-    return CudaToolkit{"/usr/local/cuda", 13, 0};
-  };
-  Env.ClangDriver = "clang++";
+  NvccEnvironment Env = fuzzEnvironment(Text);
 
   (void)splitCommand(Text);
   for (bool AllowPlugins : {false, true}) {

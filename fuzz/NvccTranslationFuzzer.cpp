@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzEnvironment.h"
 #include "NvccTranslation.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstddef>
@@ -25,16 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   for (llvm::StringRef Line : Lines)
     Command.push_back(Line.str());
 
-  NvccEnvironment Env;
-  // A file naming itself k times once expanded k^8 times (a hang this fuzzer
-  // found); the translator now caps the options files read per command.
-  Env.ReadFile = [&Text](llvm::StringRef) -> std::optional<std::string> {
-    return Text;
-  };
-  Env.ToolkitOf = [](llvm::StringRef) -> std::optional<CudaToolkit> {
-    return CudaToolkit{"/usr/local/cuda", 13, 0};
-  };
-  Env.ClangDriver = "clang++";
+  NvccEnvironment Env = fuzzEnvironment(Text);
 
   (void)isNvccCommand(Command);
   for (const std::string &Arg : Command)
