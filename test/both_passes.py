@@ -10,30 +10,19 @@ fixes hold both; --fix fixes both sides.
 import argparse
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from harness import check, report, run
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "both-passes" / "split.cu"
 CHECKS = "--checks=-*,cuda-*"
 DIAG_RE = re.compile(r"^(.+?):(\d+):(\d+): (warning|error): (.*)$", re.M)
 
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-
 
 def findings(output):
     return [(Path(m[0]).name, int(m[1]), int(m[2])) for m in DIAG_RE.findall(output)]
-
-
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
 def main():
@@ -78,10 +67,7 @@ def main():
     bad = run([tool, "--cuda-pass=all", str(FIXTURE)])
     check(bad.returncode == 2, f"a bad --cuda-pass exited {bad.returncode}")
 
-    for failure in failures:
-        print("FAIL: " + failure)
-    print("both passes: " + ("FAILED" if failures else "ok"))
-    return 1 if failures else 0
+    return report("both passes")
 
 
 if __name__ == "__main__":

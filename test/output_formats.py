@@ -18,9 +18,9 @@ import argparse
 import copy
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
+from harness import check, report, run
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "both-passes" / "split.cu"
@@ -29,16 +29,6 @@ NOTES_AND_ERRORS = (HERE.parent / "fixtures" / "cuda-host-variable-in-device-cod
                     / "host-variables.cu")
 SCHEMA = HERE / "schemas" / "sarif-schema-2.1.0.json"
 CHECKS = "--checks=-*,cuda-*"
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-
-
-def run(cmd):
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
 def is_uri(text):
@@ -83,7 +73,7 @@ def validate(validator, log, what):
     if validator is None:
         return
     for error in schema_errors(validator, log):
-        failures.append(f"{what} does not validate against the SARIF 2.1.0 schema: {error}")
+        check(False, f"{what} does not validate against the SARIF 2.1.0 schema: {error}")
 
 
 def broken_copies_rejected(validator, log):
@@ -202,10 +192,7 @@ def main():
     tool = parser.parse_args().tool
     sarif(tool)
     github(tool)
-    for failure in failures:
-        print("FAIL: " + failure)
-    print("output formats: " + ("FAILED" if failures else "ok"))
-    return 1 if failures else 0
+    return report("output formats")
 
 
 if __name__ == "__main__":

@@ -15,17 +15,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from harness import check, report
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "both-passes" / "split.cu"
 CUDA_PATH = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
 DIAG_RE = re.compile(r"^(.+?):(\d+):(\d+): (warning|error): .*$", re.M)
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
 
 
 def main():
@@ -69,10 +64,7 @@ def main():
         bad = lint("-j", "0")
         check(bad.returncode == 2, f"-j 0 exited {bad.returncode}")
 
-    for failure in failures:
-        print("FAIL: " + failure)
-    print("parallel database: " + ("FAILED" if failures else "ok"))
-    return 1 if failures else 0
+    return report("parallel database")
 
 
 if __name__ == "__main__":

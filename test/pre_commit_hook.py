@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 
 import yaml
+from harness import check, report
 
 ROOT = Path(__file__).resolve().parent.parent
 CUDA_PATH = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
@@ -39,13 +40,6 @@ int host_side(int v) {
 }
 """
 HEADER = "inline int twice(int v) { return 2 * v; }\n"
-
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
 
 
 def main():
@@ -104,10 +98,7 @@ def main():
               f"{good and good.stdout[-2000:]}{good and good.stderr[-2000:]}")
         check(run_hook(["notes.txt"]) is None, "notes.txt must not reach the tool")
 
-    for failure in failures:
-        print("FAIL: " + failure)
-    print("pre-commit hook: " + ("FAILED" if failures else "ok"))
-    return 1 if failures else 0
+    return report("pre-commit hook")
 
 
 if __name__ == "__main__":

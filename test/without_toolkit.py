@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from harness import check, report
 
 CHECKS = "--checks=-*,cuda-*"
 NONE = "--cuda-toolkit=none"
@@ -70,13 +71,6 @@ int main() { thrust::device_vector<int> v(4); return 0; }
 """
 
 PLAIN_CPP = "int main() { return 0; }\n"
-
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
 
 
 class Tool:
@@ -225,10 +219,7 @@ def main():
         no_notice_without_cuda(tool, work)
         left = sorted(p.name for p in tmp.iterdir())
         check(not left, f"temporary files left behind: {left}")
-    for failure in failures:
-        print("FAIL: " + failure)
-    print("without a toolkit: " + ("FAILED" if failures else "ok"))
-    return 1 if failures else 0
+    return report("without a toolkit")
 
 
 if __name__ == "__main__":

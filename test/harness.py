@@ -1,0 +1,32 @@
+"""What the end-to-end test scripts share: collect failures instead of
+stopping at the first, run a command capturing its output, and report.
+
+    from harness import check, run, report
+    check(result.returncode == 0, "the tool failed on good.cu")
+    return report("both passes")
+"""
+
+import subprocess
+
+failures = []
+
+
+def check(condition, message):
+    """Records message as a failure unless condition holds."""
+    if not condition:
+        failures.append(message)
+    return bool(condition)
+
+
+def run(cmd, **kwargs):
+    """Runs cmd to completion (5 minutes at most), capturing text output."""
+    kwargs.setdefault("timeout", 300)
+    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+
+
+def report(name):
+    """Prints every failure and a summary line; returns the exit status."""
+    for failure in failures:
+        print("FAIL: " + failure)
+    print(name + ": " + ("FAILED" if failures else "ok"))
+    return 1 if failures else 0
