@@ -14,6 +14,7 @@ struct FakeMachine {
   std::map<std::string, std::string> Env;
   std::map<std::string, std::string> Programs;
   std::map<std::string, std::string> CudaHeaders; // root -> cuda.h text
+  std::vector<std::string> OtherEntries; // paths that are not toolkits
 
   ToolkitEnvironment environment() const {
     ToolkitEnvironment E;
@@ -33,6 +34,16 @@ struct FakeMachine {
         if (Path == Root + "/include/cuda.h")
           return Text;
       return std::nullopt;
+    };
+    E.ListDir = [this](llvm::StringRef Dir) {
+      std::vector<std::string> Names;
+      for (const auto &[Path, Text] : CudaHeaders)
+        if (llvm::StringRef(Path).consume_front(Dir.str() + "/"))
+          Names.push_back(Path.substr(Dir.size() + 1));
+      for (const std::string &Name : OtherEntries)
+        if (llvm::StringRef(Name).consume_front(Dir.str() + "/"))
+          Names.push_back(Name.substr(Dir.size() + 1));
+      return Names;
     };
     return E;
   }
@@ -80,6 +91,38 @@ TEST(CudaToolkitTest, FallsBackToUsrLocalCuda) {
   auto T = findCudaToolkit(M.environment());
   ASSERT_TRUE(T);
   EXPECT_EQ(T->Path, "/usr/local/cuda");
+}
+
+TEST(CudaToolkitTest, NewestVersionedInstallWithoutTheLink) {
+  FakeMachine M;
+  M.CudaHeaders["/usr/local/cuda-12.8"] = Cuda128;
+  M.CudaHeaders["/usr/local/cuda-13.0"] = Cuda13;
+  M.CudaHeaders["/usr/lib/cuda"] = Cuda128;
+  // Not toolkits: no header, or not a version.
+  M.OtherEntries = {"/usr/local/cuda-13.1", "/usr/local/cuda-tools",
+                    "/usr/local/cuda-9.x", "/usr/local/bin"};
+  auto T = findCudaToolkit(M.environment());
+  ASSERT_TRUE(T);
+  EXPECT_EQ(T->Path, "/usr/local/cuda-13.0");
+  EXPECT_EQ(T->Major, 13);
+}
+
+TEST(CudaToolkitTest, VersionsCompareAsNumbers) {
+  FakeMachine M;
+  M.CudaHeaders["/usr/local/cuda-12.10"] = "#define CUDA_VERSION 12100\n";
+  M.CudaHeaders["/usr/local/cuda-12.8"] = Cuda128;
+  auto T = findCudaToolkit(M.environment());
+  ASSERT_TRUE(T);
+  EXPECT_EQ(T->Path, "/usr/local/cuda-12.10");
+}
+
+TEST(CudaToolkitTest, DebianUsrLibCudaIsLast) {
+  FakeMachine M;
+  M.CudaHeaders["/usr/lib/cuda"] = Cuda128;
+  auto T = findCudaToolkit(M.environment());
+  ASSERT_TRUE(T);
+  EXPECT_EQ(T->Path, "/usr/lib/cuda");
+  EXPECT_EQ(T->Minor, 8);
 }
 
 TEST(CudaToolkitTest, NoneFound) {

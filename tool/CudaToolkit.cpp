@@ -35,6 +35,14 @@ ToolkitEnvironment ToolkitEnvironment::real() {
       return std::nullopt;
     return (*Buffer)->getBuffer().str();
   };
+  Env.ListDir = [](llvm::StringRef Dir) {
+    std::vector<std::string> Names;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
+         It.increment(EC))
+      Names.push_back(llvm::sys::path::filename(It->path()).str());
+    return Names;
+  };
   return Env;
 }
 
@@ -77,6 +85,28 @@ std::optional<CudaToolkit> findCudaToolkit(const ToolkitEnvironment &Env) {
   }
   if (Env.IsToolkitRoot("/usr/local/cuda"))
     return describe(Env, "/usr/local/cuda");
+  // Versioned installs without the /usr/local/cuda link: the newest.
+  std::optional<std::pair<int, int>> Newest;
+  std::string NewestRoot;
+  if (Env.ListDir)
+    for (const std::string &Name : Env.ListDir("/usr/local")) {
+      llvm::StringRef Version(Name);
+      int Major = 0, Minor = 0;
+      if (!Version.consume_front("cuda-") ||
+          Version.consumeInteger(10, Major) || !Version.consume_front(".") ||
+          Version.consumeInteger(10, Minor) || !Version.empty())
+        continue;
+      std::string Root = "/usr/local/" + Name;
+      if ((!Newest || *Newest < std::make_pair(Major, Minor)) &&
+          Env.IsToolkitRoot(Root)) {
+        Newest = std::make_pair(Major, Minor);
+        NewestRoot = Root;
+      }
+    }
+  if (Newest)
+    return describe(Env, NewestRoot);
+  if (Env.IsToolkitRoot("/usr/lib/cuda"))
+    return describe(Env, "/usr/lib/cuda");
   return std::nullopt;
 }
 

@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cuda_lambda_tidy {
 
@@ -26,17 +27,22 @@ struct ToolkitEnvironment {
   std::function<std::optional<std::string>(llvm::StringRef)> FindProgram;
   std::function<bool(llvm::StringRef)> IsToolkitRoot;
   std::function<std::optional<std::string>(llvm::StringRef)> ReadFile;
+  /// The names of the entries of a directory; none when it cannot be read.
+  std::function<std::vector<std::string>(llvm::StringRef)> ListDir;
   static ToolkitEnvironment real();
 };
 
-/// CUDA_PATH, else the toolkit of the `nvcc` on PATH, else /usr/local/cuda.
-/// A CUDA_PATH that holds no toolkit (no include/cuda_runtime.h) is passed
-/// over, as a stale setting, for the next place.
+/// CUDA_PATH, else the toolkit of the `nvcc` on PATH, else /usr/local/cuda,
+/// else the newest /usr/local/cuda-X.Y, else /usr/lib/cuda (Debian's), as
+/// clang's own search goes. A CUDA_PATH that holds no toolkit (no
+/// include/cuda_runtime.h) is passed over, as a stale setting, for the next
+/// place.
 std::optional<CudaToolkit> findCudaToolkit(const ToolkitEnvironment &Env);
 
 /// Where findCudaToolkit looks, in order, as messages name it.
 constexpr const char *ToolkitSearchOrder =
-    "CUDA_PATH, nvcc on PATH, /usr/local/cuda";
+    "CUDA_PATH, nvcc on PATH, /usr/local/cuda, /usr/local/cuda-X.Y, "
+    "/usr/lib/cuda";
 
 /// The toolkit of the nvcc named \p Nvcc (as a compile command names it):
 /// <root>/bin/nvcc gives <root>; a bare `nvcc`, or one outside a toolkit,
