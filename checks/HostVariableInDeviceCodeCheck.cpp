@@ -137,6 +137,24 @@ bool hasFoldableValue(const VarDecl &Var) {
          Def->hasConstantInitialization();
 }
 
+/// The host variable that the reference variable \p Var is bound to when its
+/// initializer names one (`const int &r = limit;`): device code that reads
+/// `r` reads that variable, and nvcc folds it where it would fold the
+/// variable itself (warning #20094-D, right value).
+const VarDecl *boundVariable(const VarDecl &Var) {
+  if (!Var.getType()->isReferenceType())
+    return nullptr;
+  const Expr *Init = Var.getAnyInitializer();
+  if (!Init || Init->isValueDependent())
+    return nullptr;
+  const auto *Named = dyn_cast<DeclRefExpr>(Init->IgnoreParenImpCasts());
+  const auto *Bound = Named ? dyn_cast<VarDecl>(Named->getDecl()) : nullptr;
+  return Bound && Bound->hasGlobalStorage() &&
+                 !Bound->getType()->isReferenceType()
+             ? Bound
+             : nullptr;
+}
+
 /// How \p Ref, a use of the host constant \p Var, reaches device code.
 Use classifyConstantUse(const Expr &Ref, const VarDecl &Var,
                         const utils::Ancestry &Above, ASTContext &Ctx) {
@@ -297,14 +315,19 @@ void HostVariableInDeviceCodeCheck::checkUse(const Expr &Reference,
       return;
   }
 
+  // A reference variable is judged by what it is bound to, when it names
+  // it; the findings still name the reference, which is what the code says.
+  const VarDecl *Object = Var;
+  if (const VarDecl *Bound = boundVariable(*Var))
+    Object = Bound;
   Use Kind = Use::Variable;
-  QualType T = Var->getType();
+  QualType T = Object->getType();
   if (T.isConstQualified() && !T.isVolatileQualified() &&
       !T->isReferenceType()) {
-    Kind =
-        hasFoldableValue(*Var)
-            ? classifyConstantUse(*Ref, *Var, Above, Ctx)
-            : (Var->hasExternalStorage() ? Use::NoInitializer : Use::Variable);
+    Kind = hasFoldableValue(*Object)
+               ? classifyConstantUse(*Ref, *Object, Above, Ctx)
+               : (Object->hasExternalStorage() ? Use::NoInitializer
+                                               : Use::Variable);
   }
   if (Kind == Use::Variable && isClosure(T))
     Kind = Use::LambdaObject;
