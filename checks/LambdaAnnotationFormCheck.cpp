@@ -26,7 +26,11 @@ void LambdaAnnotationFormCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda");
   checkPlacement(*Lambda, *Result.SourceManager, getLangOpts());
   checkConstexpr(*Lambda, *Result.SourceManager, getLangOpts());
+  // Only a lambda written at namespace or class scope itself: one nested in
+  // such a lambda is inside a function (the outer call operator), and nvcc
+  // rejects it, which is cuda-lambda-enclosing-function's finding.
   if (utils::annotationOf(*Lambda) != utils::ExtendedLambdaKind::None &&
+      !Lambda->getLambdaClass()->getDeclContext()->isFunctionOrMethod() &&
       !utils::enclosingFunctionOf(*Lambda).Function) {
     Context = Result.Context;
     OutsideFunction.push_back(Lambda);
