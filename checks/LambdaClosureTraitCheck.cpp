@@ -152,9 +152,10 @@ void LambdaClosureTraitCheck::check(const MatchFinder::MatchResult &Result) {
       if (Arg.getArgument().getKind() != TemplateArgument::Expression)
         continue;
       TraitUse Use = findTrait(Arg.getSourceExpression());
-      if (Use.Where && !DeviceCode.contains(DynTypedNode::create(*Ref)))
+      if (Use.Where)
         Queries.push_back({Use.Where->getBeginLoc(), Use.Closure, Use.What,
-                           Ref->getDecl()->getNameAsString()});
+                           Ref->getDecl()->getNameAsString(),
+                           DynTypedNode::create(*Ref)});
     }
     return;
   }
@@ -165,15 +166,22 @@ void LambdaClosureTraitCheck::check(const MatchFinder::MatchResult &Result) {
   else if (const auto *Ternary = dyn_cast_or_null<ConditionalOperator>(Branch))
     Condition = Ternary->getCond();
   TraitUse Use = findTrait(Condition);
-  if (Use.Where && !DeviceCode.contains(DynTypedNode::create(*Branch)))
-    Queries.push_back({Use.Where->getBeginLoc(), Use.Closure, Use.What, ""});
+  if (Use.Where)
+    Queries.push_back({Use.Where->getBeginLoc(), Use.Closure, Use.What, "",
+                       DynTypedNode::create(*Branch)});
 }
 
 void LambdaClosureTraitCheck::onEndOfTranslationUnit() {
   std::set<std::pair<unsigned, const CXXRecordDecl *>> Reported;
+  llvm::SmallVector<DynTypedNode, 8> Places;
+  for (const Query &Q : Queries)
+    Places.push_back(Q.Where);
+  // Device code decides nothing on the host.
+  const llvm::DenseSet<DynTypedNode> InDeviceCode =
+      DeviceCode.containing(Places);
   for (const Query &Q : Queries) {
     const LambdaExpr *Lambda = Lambdas.lookup(Q.Closure);
-    if (!Lambda)
+    if (!Lambda || InDeviceCode.contains(Q.Where))
       continue;
     const utils::ExtendedLambdaKind Kind = utils::extendedLambdaKindOf(*Lambda);
     if (Kind == utils::ExtendedLambdaKind::None)

@@ -30,6 +30,7 @@ private:
     const CXXRecordDecl *Closure;
     std::string What;
     std::string Kernel; // empty: the trait decides whether a kernel runs
+    DynTypedNode Where; ///< the kernel reference or the branch
   };
   llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> Lambdas;
   /// What is not device-only code is host code, including what lies

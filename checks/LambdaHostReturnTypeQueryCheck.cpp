@@ -152,8 +152,9 @@ void LambdaHostReturnTypeQueryCheck::check(
       return;
     const CXXRecordDecl *Closure =
         calledClosureIn(Decltype->getUnderlyingExpr());
-    if (Closure && !DeviceCode.contains(DynTypedNode::create(*Loc)))
-      Queries.push_back({Loc->getBeginLoc(), Closure, "'decltype'"});
+    if (Closure)
+      Queries.push_back({Loc->getBeginLoc(), Closure, "'decltype'",
+                         DynTypedNode::create(*Loc)});
     return;
   }
   if (const auto *Loc =
@@ -176,9 +177,8 @@ void LambdaHostReturnTypeQueryCheck::check(
       if (Arg.getKind() != TemplateArgument::Type)
         continue;
       if (const CXXRecordDecl *Closure = closureIn(Arg.getAsType())) {
-        if (!DeviceCode.contains(DynTypedNode::create(*Loc)))
-          Queries.push_back({Loc->getTemplateNameLoc(), Closure,
-                             "'" + Name + "'"});
+        Queries.push_back({Loc->getTemplateNameLoc(), Closure,
+                           "'" + Name + "'", DynTypedNode::create(*Loc)});
         return;
       }
     }
@@ -189,11 +189,11 @@ void LambdaHostReturnTypeQueryCheck::check(
       const CXXRecordDecl *Closure = closureIn(Arg->getType());
       if (!Closure)
         continue;
-      if (!DeviceCode.contains(DynTypedNode::create(*Call)))
-        Queries.push_back(
-            {Call->getBeginLoc(), Closure,
-             "'" + utils::qualifiedNameWithoutInline(*Call->getDirectCallee()) +
-                 "'"});
+      Queries.push_back(
+          {Call->getBeginLoc(), Closure,
+           "'" + utils::qualifiedNameWithoutInline(*Call->getDirectCallee()) +
+               "'",
+           DynTypedNode::create(*Call)});
       return;
     }
   }
@@ -202,9 +202,15 @@ void LambdaHostReturnTypeQueryCheck::check(
 void LambdaHostReturnTypeQueryCheck::onEndOfTranslationUnit() {
   llvm::DenseSet<const LambdaExpr *> Fixed;
   std::set<std::pair<unsigned, const CXXRecordDecl *>> Reported;
+  llvm::SmallVector<DynTypedNode, 8> Places;
+  for (const Query &Q : Queries)
+    Places.push_back(Q.Where);
+  // Device code may ask: the device pass knows the type.
+  const llvm::DenseSet<DynTypedNode> InDeviceCode =
+      DeviceCode.containing(Places);
   for (const Query &Q : Queries) {
     const LambdaExpr *Lambda = Lambdas.lookup(Q.Closure);
-    if (!Lambda ||
+    if (!Lambda || InDeviceCode.contains(Q.Where) ||
         utils::extendedLambdaKindOf(*Lambda) != utils::ExtendedLambdaKind::Device ||
         !returnTypeHidden(*Lambda))
       continue;

@@ -30,6 +30,7 @@ private:
     SourceLocation Loc;
     const CXXRecordDecl *Closure;
     std::string What;
+    DynTypedNode Where; ///< the query, to leave out those in device code
   };
   llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> Lambdas;
   /// What is not device-only code is host code, including what lies

@@ -71,8 +71,24 @@ matchedCallable(const MatchFinder::MatchResult &Result) {
 void DeviceOnlyCode::add(const Callable &Code) {
   if (runsOnHost(executionSpaceOf(Code.function())))
     return;
-  Code.forEachNode(
-      [&](const DynTypedNode &Node, AncestorList) { Nodes.insert(Node); });
+  Callables.push_back(Code);
+}
+
+llvm::DenseSet<DynTypedNode>
+DeviceOnlyCode::containing(llvm::ArrayRef<DynTypedNode> Nodes) const {
+  llvm::DenseSet<DynTypedNode> Found;
+  if (Nodes.empty())
+    return Found;
+  const llvm::DenseSet<DynTypedNode> Wanted(Nodes.begin(), Nodes.end());
+  for (const Callable &Code : Callables) {
+    Code.forEachNode([&](const DynTypedNode &Node, AncestorList) {
+      if (Wanted.contains(Node))
+        Found.insert(Node);
+    });
+    if (Found.size() == Wanted.size())
+      break;
+  }
+  return Found;
 }
 
 } // namespace clang::tidy::cuda::utils

@@ -17,7 +17,9 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <optional>
+#include <vector>
 
 namespace clang::tidy::cuda::utils {
 
@@ -76,18 +78,22 @@ matchedCallable(const ast_matchers::MatchFinder::MatchResult &Result);
 
 /// The code that runs only on the device (that of `__device__` and
 /// `__global__` functions, and of the lambdas in them), gathered from the
-/// callables that matchCallables() meets: for a check that asks, about the
-/// nodes it matches afterwards, whether they lie in host code. The matcher
-/// meets a callable before the code inside it.
+/// callables that matchCallables() meets: for a check that asks, at the end
+/// of the translation unit, which of the nodes it matched lie in host code.
+/// Only the callables are kept, not their nodes: a file with 10,000 device
+/// lambdas would otherwise hold every node of every one.
 class DeviceOnlyCode {
 public:
   /// Adds the code of \p Code if it runs only on the device.
   void add(const Callable &Code);
-  bool contains(const DynTypedNode &Node) const { return Nodes.contains(Node); }
-  void clear() { Nodes.clear(); }
+  /// Those of \p Nodes that lie in the code added: one walk over it, which
+  /// stops once all are found (none when \p Nodes is empty).
+  llvm::DenseSet<DynTypedNode>
+  containing(llvm::ArrayRef<DynTypedNode> Nodes) const;
+  void clear() { Callables.clear(); }
 
 private:
-  llvm::DenseSet<DynTypedNode> Nodes;
+  std::vector<Callable> Callables;
 };
 
 } // namespace clang::tidy::cuda::utils
