@@ -6,6 +6,7 @@
 
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
+#include "LambdaAdlPlaceholderCheck.h"
 #include "LambdaAnnotationFormCheck.h"
 #include "LambdaArchDependentCheck.h"
 #include "LambdaCaptureTypeCheck.h"
@@ -35,6 +36,8 @@ public:
         "cuda-extended-lambda-flag");
     CheckFactories.registerCheck<HostVariableInDeviceCodeCheck>(
         "cuda-host-variable-in-device-code");
+    CheckFactories.registerCheck<LambdaAdlPlaceholderCheck>(
+        "cuda-lambda-adl-placeholder");
     CheckFactories.registerCheck<LambdaAnnotationFormCheck>(
         "cuda-lambda-annotation-form");
     CheckFactories.registerCheck<LambdaArchDependentCheck>(

@@ -181,6 +181,7 @@ const char *const Witnesses[][2] = {
     {"cuda-lambda-missing-annotation", "namespace-scope.cu"},
     {"cuda-lambda-annotation-form", "namespace-scope.cu"},
     {"cuda-lambda-enclosing-template", "local-type-argument.cu"},
+    {"cuda-lambda-adl-placeholder", "ambiguous.cu"},
 };
 
 TEST(NoParentMapTest, ChecksWithFindingsLeaveNoParentMap) {

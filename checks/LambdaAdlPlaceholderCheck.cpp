@@ -1,0 +1,284 @@
+//===--- LambdaAdlPlaceholderCheck.cpp - cuda-lambda-tidy ---------------===//
+
+#include "LambdaAdlPlaceholderCheck.h"
+#include "utils/AncestorWalk.h"
+#include "utils/CallableCode.h"
+#include "utils/ExecutionSpace.h"
+#include "utils/ExtendedLambda.h"
+#include "utils/LambdaReach.h"
+#include "utils/LambdaSyntax.h"
+#include "utils/TypeFacts.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+/// Nesting deeper than this is not followed.
+constexpr unsigned MaxDepth = 16;
+
+/// The namespaces argument-dependent lookup searches for arguments of the
+/// types added, each with the first type that brought it in (the why, for
+/// the diagnostic): [basic.lookup.argdep], without hidden friends.
+class AssociatedNamespaces {
+public:
+  void addType(QualType T, const std::string &Why, unsigned Depth = 0) {
+    if (T.isNull() || Depth > MaxDepth)
+      return;
+    const Type *Ty = T.getCanonicalType().getTypePtr();
+    if (!SeenTypes.insert(Ty).second)
+      return;
+    if (const auto *P = dyn_cast<PointerType>(Ty))
+      return addType(P->getPointeeType(), Why, Depth + 1);
+    if (const auto *R = dyn_cast<ReferenceType>(Ty))
+      return addType(R->getPointeeType(), Why, Depth + 1);
+    if (const auto *A = dyn_cast<ArrayType>(Ty))
+      return addType(A->getElementType(), Why, Depth + 1);
+    if (const auto *F = dyn_cast<FunctionProtoType>(Ty)) {
+      addType(F->getReturnType(), Why, Depth + 1);
+      for (QualType Param : F->param_types())
+        addType(Param, Why, Depth + 1);
+      return;
+    }
+    if (const auto *M = dyn_cast<MemberPointerType>(Ty)) {
+      addType(M->getPointeeType(), Why, Depth + 1);
+      if (const CXXRecordDecl *Class = M->getMostRecentCXXRecordDecl())
+        addClass(*Class, Why, Depth + 1);
+      return;
+    }
+    if (const auto *Enum = Ty->getAs<EnumType>())
+      return addNamespaceOf(*Enum->getDecl(), Why);
+    if (const CXXRecordDecl *Class = Ty->getAsCXXRecordDecl())
+      addClass(*Class, Why, Depth + 1);
+  }
+
+  void addClass(const CXXRecordDecl &Class, const std::string &Why,
+                unsigned Depth = 0) {
+    addNamespaceOf(Class, Why);
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Class))
+      for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+        addArgument(Arg, Why, Depth + 1);
+    if (const CXXRecordDecl *Definition = Class.getDefinition())
+      for (const CXXBaseSpecifier &Base : Definition->bases())
+        addType(Base.getType(), Why, Depth + 1);
+  }
+
+  void addNamespace(const DeclContext &Namespace, const std::string &Why) {
+    Namespaces.insert({Namespace.getPrimaryContext(), Why});
+  }
+
+  const llvm::MapVector<const DeclContext *, std::string> &namespaces() const {
+    return Namespaces;
+  }
+
+private:
+  void addArgument(const TemplateArgument &Arg, const std::string &Why,
+                   unsigned Depth) {
+    if (Arg.getKind() == TemplateArgument::Type)
+      addType(Arg.getAsType(), Why, Depth);
+    else if (Arg.getKind() == TemplateArgument::Pack)
+      for (const TemplateArgument &Element : Arg.pack_elements())
+        addArgument(Element, Why, Depth);
+  }
+
+  /// The innermost namespace around \p D; a local class's is that of its
+  /// function.
+  void addNamespaceOf(const Decl &D, const std::string &Why) {
+    const DeclContext *Context = D.getDeclContext();
+    while (Context && !Context->isFileContext())
+      Context = Context->getParent();
+    if (!Context)
+      return;
+    addNamespace(*Context, Why);
+    // An inline namespace's enclosing namespace is associated as well.
+    while (Context->isInlineNamespace() && Context->getParent()) {
+      Context = Context->getParent();
+      addNamespace(*Context, Why);
+    }
+  }
+
+  llvm::SmallPtrSet<const Type *, 16> SeenTypes;
+  llvm::MapVector<const DeclContext *, std::string> Namespaces;
+};
+
+std::string quoted(QualType T, const ASTContext &Ctx) {
+  return "'" + T.getAsString(Ctx.getPrintingPolicy()) + "'";
+}
+
+/// What nvcc's placeholder for the closure of \p Lambda (extended, in
+/// \p Enclosing) names in its template arguments.
+AssociatedNamespaces placeholderNamespaces(const LambdaExpr &Lambda,
+                                           utils::ExtendedLambdaKind Kind,
+                                           const FunctionDecl &Enclosing,
+                                           const ASTContext &Ctx) {
+  AssociatedNamespaces Placeholder;
+  const std::string Function = "'" + Enclosing.getNameAsString() + "'";
+  for (const ParmVarDecl *Param : Enclosing.parameters())
+    Placeholder.addType(Param->getType(), "the parameter type " +
+                                              quoted(Param->getType(), Ctx) +
+                                              " of " + Function);
+  Placeholder.addType(Enclosing.getReturnType(),
+                      "the return type " +
+                          quoted(Enclosing.getReturnType(), Ctx) + " of " +
+                          Function);
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(&Enclosing))
+    Placeholder.addClass(*Method->getParent(),
+                         "the class '" + Method->getParent()->getNameAsString() +
+                             "' of " + Function);
+  for (const LambdaCapture &Capture : Lambda.captures())
+    if (Capture.capturesVariable())
+      if (const auto *Var = dyn_cast<VarDecl>(Capture.getCapturedVar()))
+        Placeholder.addType(Var->getType().getNonReferenceType(),
+                            "the type " + quoted(Var->getType(), Ctx) +
+                                " of the captured variable '" +
+                                Var->getNameAsString() + "'");
+  if (Kind == utils::ExtendedLambdaKind::HostDevice) {
+    const CXXMethodDecl *Op = Lambda.getCallOperator();
+    Placeholder.addType(Op->getType(), "the lambda's own signature " +
+                                           quoted(Op->getType(), Ctx));
+  }
+  // __nv_dl_wrapper_t and __nv_hdl_wrapper_t are in the global namespace.
+  Placeholder.addNamespace(*Ctx.getTranslationUnitDecl(),
+                           "nvcc's wrapper class, in the global namespace");
+  return Placeholder;
+}
+
+/// A function template of \p Name in \p Namespace that \p Args arguments
+/// could call: what ADL through the placeholder adds to the candidates.
+const FunctionTemplateDecl *candidateIn(const DeclContext &Namespace,
+                                        DeclarationName Name,
+                                        unsigned Args) {
+  for (const NamedDecl *Found : Namespace.lookup(Name)) {
+    const auto *Template =
+        dyn_cast<FunctionTemplateDecl>(Found->getUnderlyingDecl());
+    if (!Template)
+      continue;
+    const FunctionDecl *Function = Template->getTemplatedDecl();
+    const bool Pack = llvm::any_of(Function->parameters(),
+                                   [](const ParmVarDecl *P) {
+                                     return P->isParameterPack();
+                                   });
+    if (Args >= Function->getMinRequiredArguments() &&
+        (Pack || Function->isVariadic() || Args <= Function->getNumParams()))
+      return Template;
+  }
+  return nullptr;
+}
+
+/// Whether \p Call names a function without qualification or parentheses,
+/// so that argument-dependent lookup runs for it. (CallExpr::usesADL() says
+/// only whether the function chosen came from it.)
+bool isUnqualifiedCall(const CallExpr &Call) {
+  if (isa<CXXOperatorCallExpr, CXXMemberCallExpr>(Call))
+    return false;
+  const auto *Name = dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreImpCasts());
+  return Name && !Name->hasQualifier() && isa<FunctionDecl>(Name->getDecl()) &&
+         !isa<CXXMethodDecl>(Name->getDecl());
+}
+
+/// How to name \p Callee so that no argument-dependent lookup runs.
+std::string qualifiedCallee(const FunctionDecl &Callee) {
+  std::string Name = utils::qualifiedNameWithoutInline(Callee);
+  if (Name.empty())
+    Name = Callee.getQualifiedNameAsString();
+  return Callee.getDeclContext()->getRedeclContext()->isTranslationUnit()
+             ? "::" + Name
+             : Name;
+}
+
+} // namespace
+
+void LambdaAdlPlaceholderCheck::registerMatchers(MatchFinder *Finder) {
+  // The unqualified calls are found in the host code of each function and
+  // lambda, which check() walks.
+  utils::matchCallables(*Finder, this);
+}
+
+void LambdaAdlPlaceholderCheck::check(const MatchFinder::MatchResult &Result) {
+  const std::optional<utils::Callable> Code = utils::matchedCallable(Result);
+  // The placeholder exists in what nvcc's host compiler compiles only.
+  if (!Code || !utils::runsOnHost(utils::executionSpaceOf(Code->function())))
+    return;
+  Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList) {
+    if (const auto *Call = Node.get<CallExpr>();
+        Call && isUnqualifiedCall(*Call))
+      checkCall(*Call, *Result.SourceManager);
+  });
+}
+
+void LambdaAdlPlaceholderCheck::checkCall(const CallExpr &Call,
+                                          const SourceManager &SM) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || Call.getBeginLoc().isInvalid() ||
+      SM.isInSystemHeader(SM.getExpansionLoc(Call.getBeginLoc())))
+    return;
+  const ASTContext &Ctx = Callee->getASTContext();
+  const auto Arguments = llvm::ArrayRef(Call.getArgs(), Call.getNumArgs());
+
+  // What lookup through the real argument types searches, in both compilers.
+  AssociatedNamespaces Real;
+  for (const Expr *Arg : Arguments)
+    Real.addType(Arg->getType(), "");
+
+  for (const Expr *Arg : Arguments) {
+    llvm::SmallPtrSet<const CXXRecordDecl *, 2> Closures;
+    utils::collectClosureTypes(Arg->getType(), Closures);
+    for (const CXXRecordDecl *Closure : Closures) {
+      const LambdaExpr *Lambda = utils::findLambda(*Closure).Lambda;
+      if (!Lambda)
+        continue;
+      const utils::ExtendedLambdaKind Kind =
+          utils::extendedLambdaKindOf(*Lambda);
+      const FunctionDecl *Enclosing =
+          utils::enclosingFunctionOf(*Lambda).Function;
+      if (Kind == utils::ExtendedLambdaKind::None || !Enclosing)
+        continue;
+      const AssociatedNamespaces Placeholder =
+          placeholderNamespaces(*Lambda, Kind, *Enclosing, Ctx);
+      for (const auto &[Namespace, Why] : Placeholder.namespaces()) {
+        if (Real.namespaces().count(Namespace))
+          continue;
+        const FunctionTemplateDecl *Found = candidateIn(
+            *Namespace, Callee->getDeclName(), Call.getNumArgs());
+        if (!Found)
+          continue;
+        if (!Reported.insert({SM.getExpansionLoc(Call.getBeginLoc()),
+                              Closure->getCanonicalDecl()})
+                 .second)
+          return;
+        const std::string NamespaceName =
+            isa<TranslationUnitDecl>(Namespace)
+                ? std::string("the global namespace")
+                : "namespace '" +
+                      cast<NamespaceDecl>(Namespace)->getQualifiedNameAsString() +
+                      "'";
+        const std::string Name = utils::variableNameOf(*Lambda);
+        diag(Call.getBeginLoc(),
+             "unqualified call to '%0' passes extended %1 lambda%select{| "
+             "'%3'}2, which nvcc's host compiler replaces with a placeholder "
+             "type whose argument-dependent lookup also searches %4, through "
+             "%5; there '%6' makes the call ambiguous or is called instead; "
+             "qualify the call, as in '%7'")
+            << Callee->getNameAsString() << utils::spelling(Kind)
+            << !Name.empty() << Name << NamespaceName << Why
+            << Found->getQualifiedNameAsString()
+            << qualifiedCallee(*Callee);
+        diag(Lambda->getBeginLoc(), "extended %0 lambda defined here, in '%1'",
+             DiagnosticIDs::Note)
+            << utils::spelling(Kind) << Enclosing->getNameAsString();
+        diag(Found->getLocation(), "'%0' declared here", DiagnosticIDs::Note)
+            << Found->getQualifiedNameAsString();
+        return;
+      }
+    }
+  }
+}
+
+} // namespace clang::tidy::cuda
