@@ -176,7 +176,10 @@ const FunctionTemplateDecl *candidateIn(const DeclContext &Namespace,
 /// so that argument-dependent lookup runs for it. (CallExpr::usesADL() says
 /// only whether the function chosen came from it.)
 bool isUnqualifiedCall(const CallExpr &Call) {
-  if (isa<CXXOperatorCallExpr, CXXMemberCallExpr>(Call))
+  // A kernel launch becomes a call nvcc writes itself, without this lookup
+  // (measured: a launch of 'apply' given a lambda capturing a std::pair is
+  // not ambiguous with std::apply).
+  if (isa<CXXOperatorCallExpr, CXXMemberCallExpr, CUDAKernelCallExpr>(Call))
     return false;
   const auto *Name = dyn_cast<DeclRefExpr>(Call.getCallee()->IgnoreImpCasts());
   return Name && !Name->hasQualifier() && isa<FunctionDecl>(Name->getDecl()) &&
@@ -222,6 +225,8 @@ void LambdaAdlPlaceholderCheck::checkCall(const CallExpr &Call,
   const ASTContext &Ctx = Callee->getASTContext();
   const auto Arguments = llvm::ArrayRef(Call.getArgs(), Call.getNumArgs());
 
+  const DeclContext *CalleeNamespace =
+      Callee->getDeclContext()->getEnclosingNamespaceContext()->getPrimaryContext();
   // What lookup through the real argument types searches, in both compilers.
   AssociatedNamespaces Real;
   for (const Expr *Arg : Arguments)
@@ -243,7 +248,10 @@ void LambdaAdlPlaceholderCheck::checkCall(const CallExpr &Call,
       const AssociatedNamespaces Placeholder =
           placeholderNamespaces(*Lambda, Kind, *Enclosing, Ctx);
       for (const auto &[Namespace, Why] : Placeholder.namespaces()) {
-        if (Real.namespaces().count(Namespace))
+        // The callee's own namespace holds the overloads that ordinary
+        // lookup found: both compilers consider them.
+        if (Real.namespaces().count(Namespace) ||
+            Namespace == CalleeNamespace)
           continue;
         const FunctionTemplateDecl *Found = candidateIn(
             *Namespace, Callee->getDeclName(), Call.getNumArgs());
