@@ -9,6 +9,10 @@ none. Each cell counts files: for bad fixtures, how many the tool flagged; for
 good fixtures, how many it left silent.
 
   python3 scripts/coverage.py [--tool build/bin/cuda-lambda-tidy] [--out docs/coverage.md]
+  python3 scripts/coverage.py --only H19,H16   # re-measure these rules' rows
+
+With --only, the other rows of the existing file are kept as they were
+measured, and a line under the table says which rows were re-measured when.
 """
 
 import argparse
@@ -80,13 +84,22 @@ def main():
     parser.add_argument("--tool", default=str(ROOT / "build/bin/cuda-lambda-tidy"))
     parser.add_argument("--spec", default=str(ROOT.parent / "shared/spec/HAZARDS.md"))
     parser.add_argument("--out", default=str(ROOT / "docs/coverage.md"))
+    parser.add_argument("--only", default="",
+                        help="comma-separated rules (H19,...) to re-measure "
+                             "in the existing --out file")
     args = parser.parse_args()
 
     rules = catalogue(Path(args.spec))
+    only = [r for r in args.only.split(",") if r]
+    unknown = sorted(set(only) - {rule for rule, _, _ in rules})
+    if unknown:
+        sys.exit(f"coverage.py: no such rule in the catalogue: {', '.join(unknown)}")
     listed = run([args.tool, "--checks=-*,cuda-*", "--list-checks"]).stdout
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         for rule, check, _ in rules:
+            if only and rule not in only:
+                continue
             for f in sorted((ROOT / "fixtures" / check).glob("*.cu")):
                 jobs[pool.submit(measure, f, check, args.tool)] = rule
         by_rule = {}
@@ -115,16 +128,34 @@ def main():
         "cuda-lambda-tidy good |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+    rows = {}
     for rule, check, summary in rules:
         results = by_rule.get(rule, [])
         if check not in listed or not results:
-            lines.append(f"| {rule} | `{check}` | " + " | ".join(["not implemented"] * 7) + " |")
+            rows[rule] = (f"| {rule} | `{check}` | " +
+                          " | ".join(["not implemented"] * 7) + " |")
             continue
-        lines.append(
+        rows[rule] = (
             f"| {rule} | [`{check}`](checks/{check}.md) | {cell(results, 'nvcc', True)} | "
             f"{cell(results, 'nvcc', False)} | {cell(results, 'device', True)} | "
             f"{cell(results, 'host', True)} | {cell(results, 'device', False)} | "
             f"{cell(results, 'tidy', True)} | {cell(results, 'tidy', False)} |")
+    if only:
+        # Replace those rows in the file as it stands; keep the rest.
+        lines = Path(args.out).read_text().splitlines()
+        for i, line in enumerate(lines):
+            rule = line.split("|")[1].strip() if line.startswith("| H") else ""
+            if rule in only:
+                lines[i] = rows[rule]
+        note = (f"Rows re-measured on {datetime.date.today().isoformat()} "
+                f"(`--only {','.join(only)}`): {', '.join(only)}.")
+        lines = [l for l in lines if not l.startswith("Rows re-measured on ")]
+        lines.append("")
+        lines.append(note)
+        while len(lines) > 1 and lines[-2] == "" and lines[-3] == "":
+            del lines[-2]
+    else:
+        lines += [rows[rule] for rule, _, _ in rules]
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
