@@ -2,6 +2,7 @@
 
 #include "LambdaIfConstexprCaptureCheck.h"
 #include "utils/EnclosingVariableUses.h"
+#include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
@@ -22,24 +23,15 @@ void LambdaIfConstexprCaptureCheck::registerMatchers(MatchFinder *Finder) {
                      this);
 }
 
-namespace {
-/// A variable or `this` as the capture default would capture it.
-struct Entity {
-  const VarDecl *Var; // null for `this`
-  std::string spelling() const {
-    return Var ? Var->getName().str() : std::string("this");
-  }
-};
-} // namespace
-
-static bool isExplicitlyCaptured(const LambdaExpr &Lambda, const VarDecl *Var) {
-  for (const LambdaCapture &Capture : Lambda.explicit_captures()) {
-    if (!Var && Capture.capturesThis())
-      return true;
-    if (Var && Capture.capturesVariable() && Capture.getCapturedVar() == Var)
-      return true;
-  }
-  return false;
+/// Whether `this` in \p Lambda is a pointer that may be a host pointer:
+/// cuda-lambda-this-capture reports it, and where it can, rewrites the
+/// capture default itself with the list below and `*this` in it, so that one
+/// --fix gives code nvcc compiles and a second changes nothing.
+static bool thisMayBeHostPointer(const LambdaExpr &Lambda) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(
+      utils::enclosingFunctionOf(Lambda).Function);
+  return Method && !Method->isStatic() &&
+         utils::runsOnHost(utils::executionSpaceOf(*Method));
 }
 
 void LambdaIfConstexprCaptureCheck::check(
@@ -50,47 +42,27 @@ void LambdaIfConstexprCaptureCheck::check(
   const StringRef KindName =
       utils::spelling(utils::extendedLambdaKindOf(*Lambda));
 
-  // The first use of each entity the default captures, in source order.
-  llvm::SmallVector<utils::EnclosingVariableUse, 8> FirstUses;
-  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
-  bool SeenThis = false;
-  bool UsesPack = false;
-  for (const utils::EnclosingVariableUse &Use :
-       utils::enclosingVariableUsesOf(*Lambda)) {
-    if (isExplicitlyCaptured(*Lambda, Use.Var))
-      continue;
-    if (Use.Var && isa<ParmVarDecl>(Use.Var) && Use.Var->isParameterPack()) {
-      // cuda-lambda-capture-type reports pack elements.
-      UsesPack = true;
-      continue;
-    }
-    if (Use.Var ? !Seen.insert(Use.Var).second : std::exchange(SeenThis, true))
-      continue;
-    FirstUses.push_back(Use);
-  }
-
   // The fix names every capture of the default explicitly: `[=, x]` is
   // ill-formed before C++20, so `=` itself gives way to the list. `[&]` is
   // left alone: cuda-lambda-reference-capture rewrites it to `[=]` first.
-  std::string Explicit;
-  for (const utils::EnclosingVariableUse &Use : FirstUses) {
-    if (!Explicit.empty())
-      Explicit += ", ";
-    Explicit += Entity{Use.Var}.spelling();
-  }
+  const utils::DefaultCaptures Captures = utils::defaultCapturesOf(*Lambda);
+  const bool HostThis =
+      Captures.capturesThis() && thisMayBeHostPointer(*Lambda);
+  const std::string Explicit = Captures.spelled(/*CopyThis=*/HostThis);
   const SourceLocation Default = Lambda->getCaptureDefaultLoc();
-  const bool CanFix = Lambda->getCaptureDefault() == LCD_ByCopy && !UsesPack &&
-                      Default.isFileID();
+  const bool CanFix = Lambda->getCaptureDefault() == LCD_ByCopy &&
+                      !Captures.UsesPack && Default.isFileID() && !HostThis;
 
   bool Fixed = false;
-  for (const utils::EnclosingVariableUse &Use : FirstUses) {
+  for (const utils::EnclosingVariableUse &Use : Captures.FirstUses) {
     if (!Use.InIfConstexpr)
       continue;
     auto Diag = diag(Use.Loc, "extended %0 lambda first captures '%1' inside "
                               "an 'if constexpr', which nvcc rejects; list "
                               "the captures explicitly, as in '[%2]', or use "
                               "'%1' before the 'if constexpr'")
-                << KindName << Entity{Use.Var}.spelling() << Explicit;
+                << KindName << (Use.Var ? Use.Var->getName() : "this")
+                << Explicit;
     // One replacement per lambda: the diagnostics of its other variables
     // would repeat it.
     if (CanFix && !Fixed)

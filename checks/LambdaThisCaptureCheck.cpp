@@ -4,6 +4,7 @@
 #include "utils/AncestorWalk.h"
 #include "utils/BoolOption.h"
 #include "utils/ClosureCopy.h"
+#include "utils/EnclosingVariableUses.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/TemplateInstantiation.h"
@@ -323,6 +324,18 @@ void LambdaThisCaptureCheck::check(const MatchFinder::MatchResult &Result) {
   const bool Fixable = Reason == NoFixReason::None ||
                        Reason == NoFixReason::Macro ||
                        Reason == NoFixReason::ByReferenceDefault;
+  // Where the '[=]' also first-captures something inside an 'if constexpr',
+  // cuda-lambda-if-constexpr-capture needs the whole default spelled out and
+  // leaves 'this' to this check: the list, with '*this', is the one fix.
+  std::string Suggested = Explicit ? "*this" : "[=, *this]";
+  bool ReplaceDefault = false;
+  if (!Explicit && Lambda->getCaptureDefault() == LCD_ByCopy) {
+    const utils::DefaultCaptures Captures = utils::defaultCapturesOf(*Lambda);
+    if (!Captures.UsesPack && Captures.anyFirstInIfConstexpr()) {
+      ReplaceDefault = true;
+      Suggested = "[" + Captures.spelled(/*CopyThis=*/true) + "]";
+    }
+  }
   {
     auto Diag =
         diag(Loc, "extended %0 lambda captures 'this'%select{| through its "
@@ -337,10 +350,14 @@ void LambdaThisCaptureCheck::check(const MatchFinder::MatchResult &Result) {
                   "incomplete)}5")
         << utils::spelling(utils::extendedLambdaKindOf(*Lambda))
         << (Explicit ? 0 : ByRefDefault ? 2 : 1) << Record->getName()
-        << (Fixable ? 0 : 1) << (Explicit ? "*this" : "[=, *this]")
+        << (Fixable ? 0 : 1) << Suggested
         << (Fixable ? 0 : static_cast<int>(Reason) + 0);
     if (Reason == NoFixReason::None) {
-      if (Explicit)
+      if (ReplaceDefault)
+        Diag << FixItHint::CreateReplacement(
+            CharSourceRange::getTokenRange(Loc, Loc),
+            Suggested.substr(1, Suggested.size() - 2));
+      else if (Explicit)
         Diag << FixItHint::CreateInsertion(Loc, "*");
       else
         Diag << FixItHint::CreateInsertion(Loc.getLocWithOffset(1),

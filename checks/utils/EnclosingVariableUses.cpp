@@ -2,6 +2,9 @@
 
 #include "EnclosingVariableUses.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <utility>
 
 namespace clang::tidy::cuda::utils {
 
@@ -81,6 +84,57 @@ enclosingVariableUsesOf(const LambdaExpr &Lambda) {
   UseCollector Collector(Lambda, Uses);
   Collector.TraverseStmt(Lambda.getBody());
   return Uses;
+}
+
+static bool isExplicitlyCaptured(const LambdaExpr &Lambda,
+                                 const VarDecl *Var) {
+  for (const LambdaCapture &Capture : Lambda.explicit_captures()) {
+    if (!Var && Capture.capturesThis())
+      return true;
+    if (Var && Capture.capturesVariable() && Capture.getCapturedVar() == Var)
+      return true;
+  }
+  return false;
+}
+
+DefaultCaptures defaultCapturesOf(const LambdaExpr &Lambda) {
+  DefaultCaptures Result;
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+  bool SeenThis = false;
+  for (const EnclosingVariableUse &Use : enclosingVariableUsesOf(Lambda)) {
+    if (isExplicitlyCaptured(Lambda, Use.Var))
+      continue;
+    if (Use.Var && isa<ParmVarDecl>(Use.Var) && Use.Var->isParameterPack()) {
+      Result.UsesPack = true;
+      continue;
+    }
+    if (Use.Var ? !Seen.insert(Use.Var).second : std::exchange(SeenThis, true))
+      continue;
+    Result.FirstUses.push_back(Use);
+  }
+  return Result;
+}
+
+bool DefaultCaptures::anyFirstInIfConstexpr() const {
+  return llvm::any_of(FirstUses, [](const EnclosingVariableUse &Use) {
+    return Use.InIfConstexpr;
+  });
+}
+
+bool DefaultCaptures::capturesThis() const {
+  return llvm::any_of(FirstUses, [](const EnclosingVariableUse &Use) {
+    return !Use.Var;
+  });
+}
+
+std::string DefaultCaptures::spelled(bool CopyThis) const {
+  std::string List;
+  for (const EnclosingVariableUse &Use : FirstUses) {
+    if (!List.empty())
+      List += ", ";
+    List += Use.Var ? Use.Var->getName().str() : CopyThis ? "*this" : "this";
+  }
+  return List;
 }
 
 } // namespace clang::tidy::cuda::utils

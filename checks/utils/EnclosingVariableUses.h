@@ -12,6 +12,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/SmallVector.h"
+#include <string>
 
 namespace clang::tidy::cuda::utils {
 
@@ -36,6 +37,25 @@ struct EnclosingVariableUse {
 /// searched.
 llvm::SmallVector<EnclosingVariableUse, 8>
 enclosingVariableUsesOf(const LambdaExpr &Lambda);
+
+/// What a lambda's capture default captures, as nvcc meets it: the first
+/// use of each variable, and of `this`, that no explicit capture names.
+struct DefaultCaptures {
+  llvm::SmallVector<EnclosingVariableUse, 8> FirstUses;
+  /// Whether an element of a function parameter pack is used (left out of
+  /// FirstUses: a list of captures cannot name one element).
+  bool UsesPack = false;
+
+  /// Whether one of them is first captured inside an `if constexpr`, which
+  /// nvcc rejects (H05).
+  bool anyFirstInIfConstexpr() const;
+  /// Whether `this` is among them.
+  bool capturesThis() const;
+  /// The explicit list that replaces the default: "x, y, this", with
+  /// "*this" for `this` when \p CopyThis.
+  std::string spelled(bool CopyThis) const;
+};
+DefaultCaptures defaultCapturesOf(const LambdaExpr &Lambda);
 
 } // namespace clang::tidy::cuda::utils
 
