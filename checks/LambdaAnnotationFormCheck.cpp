@@ -2,7 +2,6 @@
 
 #include "LambdaAnnotationFormCheck.h"
 #include "utils/ExtendedLambda.h"
-#include "utils/LambdaReach.h"
 #include "utils/LambdaSyntax.h"
 #include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
@@ -26,15 +25,6 @@ void LambdaAnnotationFormCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda");
   checkPlacement(*Lambda, *Result.SourceManager, getLangOpts());
   checkConstexpr(*Lambda, *Result.SourceManager, getLangOpts());
-  // Only a lambda written at namespace or class scope itself: one nested in
-  // such a lambda is inside a function (the outer call operator), and nvcc
-  // rejects it, which is cuda-lambda-enclosing-function's finding.
-  if (utils::annotationOf(*Lambda) != utils::ExtendedLambdaKind::None &&
-      !Lambda->getLambdaClass()->getDeclContext()->isFunctionOrMethod() &&
-      !utils::enclosingFunctionOf(*Lambda).Function) {
-    Context = Result.Context;
-    OutsideFunction.push_back(Lambda);
-  }
 }
 
 /// \p Token and the blanks after it, so that removing it leaves no gap.
@@ -123,36 +113,6 @@ void LambdaAnnotationFormCheck::checkConstexpr(const LambdaExpr &Lambda,
     Diag << FixItHint::CreateRemoval(withTrailingBlanks(
         CharSourceRange::getTokenRange(Specifier->getLocation()), SM,
         LangOpts));
-}
-
-void LambdaAnnotationFormCheck::onEndOfTranslationUnit() {
-  if (OutsideFunction.empty() || !Context) {
-    OutsideFunction.clear();
-    return;
-  }
-  const SourceManager &SM = Context->getSourceManager();
-  // A lambda that reaches device code is cuda-lambda-missing-annotation's:
-  // there nvcc rejects the launch, which says more than "has no effect".
-  const utils::LambdaReach Reach(*Context);
-  for (const LambdaExpr *Lambda : OutsideFunction) {
-    if (!Reach.entriesOf(*Lambda->getLambdaClass()).empty())
-      continue;
-    llvm::SmallVector<const Attr *, 2> Attrs =
-        utils::executionSpaceAttrsOf(*Lambda);
-    const std::string Name = utils::variableNameOf(*Lambda);
-    const StringRef Spelling = utils::spelling(utils::annotationOf(*Lambda));
-    SourceLocation Where = utils::writtenLocation(*Attrs.front(), SM);
-    diag(Where,
-         "'%0' on %select{a lambda|lambda '%2'}1 at %select{namespace|class}3 "
-         "scope has no effect: a lambda outside a function is never an "
-         "extended lambda, so nvcc compiles it for the host only; define it "
-         "inside the function that uses it, or use a class with a %0 "
-         "operator()")
-        << Spelling << !Name.empty() << Name
-        << Lambda->getLambdaClass()->getDeclContext()->isRecord();
-  }
-  OutsideFunction.clear();
-  Context = nullptr;
 }
 
 } // namespace clang::tidy::cuda

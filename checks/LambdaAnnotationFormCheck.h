@@ -9,16 +9,16 @@
 namespace clang::tidy::cuda {
 
 /// Flags lambda annotations that nvcc does not accept as written (H11): an
-/// execution space annotation after the parameter list, a `constexpr` or
-/// `consteval` extended lambda, and an annotated lambda outside any function
-/// (never extended; reported here only when it does not reach device code,
-/// cuda-lambda-missing-annotation reports it when it does).
+/// execution space annotation after the parameter list, and a `constexpr` or
+/// `consteval` extended lambda. An annotated lambda outside any function is
+/// not extended, but its annotation applies (nvcc compiles its operator() for
+/// the device too): only its closure type as a `__global__` template
+/// argument fails, which cuda-lambda-missing-annotation reports.
 class LambdaAnnotationFormCheck : public ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onEndOfTranslationUnit() override;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
@@ -28,11 +28,6 @@ private:
                       const LangOptions &LangOpts);
   void checkConstexpr(const LambdaExpr &Lambda, const SourceManager &SM,
                       const LangOptions &LangOpts);
-
-  ASTContext *Context = nullptr;
-  /// Annotated lambdas outside any function, reported at the end of the
-  /// translation unit unless they reach device code.
-  llvm::SmallVector<const LambdaExpr *, 4> OutsideFunction;
 };
 
 } // namespace clang::tidy::cuda

@@ -179,7 +179,7 @@ const char *const Witnesses[][2] = {
     {"cuda-nvstd-function-boundary", "host-initialization.cu"},
     {"cuda-std-function-in-device-code", "device-code.cu"},
     {"cuda-lambda-missing-annotation", "namespace-scope.cu"},
-    {"cuda-lambda-annotation-form", "namespace-scope.cu"},
+    {"cuda-lambda-annotation-form", "after-parameter-list.cu"},
     {"cuda-lambda-enclosing-template", "local-type-argument.cu"},
     {"cuda-lambda-adl-placeholder", "ambiguous.cu"},
 };
