@@ -74,6 +74,54 @@ TEST(NvccTranslationTest, RecognizesNvcc) {
   EXPECT_FALSE(isNvccCommand({"/usr/bin/clang++", "-x", "cuda", "a.cu"}));
   EXPECT_FALSE(isNvccCommand({"/usr/bin/ccache", "g++"}));
   EXPECT_FALSE(isNvccCommand({}));
+  EXPECT_TRUE(isNvccCommand({"/src/kokkos/bin/nvcc_wrapper", "-c", "a.cpp"}));
+  EXPECT_TRUE(isNvccCommand({"ccache", "/src/kokkos/bin/nvcc_wrapper"}));
+  EXPECT_FALSE(isNvccCommand({"/src/kokkos/bin/nvcc_wrapper.bak"}));
+}
+
+// Kokkos's nvcc_wrapper, as CMake writes it into a compile database with
+// Kokkos_ENABLE_CUDA: a host compiler's command line for a .cpp file.
+TEST(NvccTranslationTest, NvccWrapperRunsNvccOnItsSourcesAsCuda) {
+  Args Wrapper = split(
+      "-DKOKKOS_DEPENDENCE -I/k/core/src -isystem /k/tpls/gtest -O3 "
+      "-DNDEBUG -std=gnu++17 -extended-lambda -Wext-lambda-captures-this "
+      "-arch=sm_80 -fPIC -Wall -MD -MT a.o -MF a.o.d -o a.o -c /k/a.cpp");
+  Args Nvcc = nvccCommandOfWrapper(Wrapper);
+  EXPECT_EQ(Nvcc.front(), "nvcc");
+  EXPECT_TRUE(has(Nvcc, {"-x", "cu", "/k/a.cpp"})) << joined(Nvcc);
+  EXPECT_TRUE(has(Nvcc, {"-extended-lambda"}));
+  EXPECT_TRUE(has(Nvcc, {"-arch=sm_80"}));
+  EXPECT_TRUE(has(Nvcc, {"-std=c++17"})); // nvcc takes no GNU dialects
+  EXPECT_TRUE(has(Nvcc, {"-Xcompiler", "-isystem,/k/tpls/gtest,-fPIC,-Wall"}))
+      << joined(Nvcc);
+  EXPECT_EQ(count(Nvcc, "-MF"), 0);
+
+  Args Command = {"/k/bin/nvcc_wrapper"};
+  Command.insert(Command.end(), Wrapper.begin(), Wrapper.end());
+  TranslatedCommand T = translateNvccCommand(Command, "/build", testEnv());
+  EXPECT_TRUE(T.IsCuda);
+  EXPECT_TRUE(T.ExtendedLambda);
+  EXPECT_EQ(T.GpuArch, "sm_80");
+  EXPECT_TRUE(has(T.Arguments, {"-x", "cuda"})) << joined(T.Arguments);
+  EXPECT_TRUE(has(T.Arguments, {"-isystem", "/k/tpls/gtest"}))
+      << joined(T.Arguments);
+  EXPECT_TRUE(has(T.Arguments, {"-I/k/core/src"}));
+  EXPECT_TRUE(has(T.Arguments, {"/k/a.cpp"}));
+  EXPECT_TRUE(T.UnknownFlags.empty()) << joined(T.UnknownFlags);
+}
+
+// | -Xcompiler -isystem,/p (a host flag and its value as two words) | kept together |
+TEST(NvccTranslationTest, HostFlagsKeepTheirSeparateValues) {
+  TranslatedCommand T = translate(
+      "nvcc -Xcompiler -isystem,/usr/include/x,-fPIC,-include,pre.h -c a.cu");
+  EXPECT_TRUE(has(T.Arguments, {"-isystem", "/usr/include/x", "-fPIC",
+                                "-include", "pre.h"}))
+      << joined(T.Arguments);
+  EXPECT_TRUE(T.UnknownFlags.empty()) << joined(T.UnknownFlags);
+  // A flag whose value is missing is still dropped, not given the next flag.
+  T = translate("nvcc -Xcompiler -fPIC,-isystem -c a.cu");
+  EXPECT_TRUE(has(T.Arguments, {"-fPIC", "-c"})) << joined(T.Arguments);
+  EXPECT_EQ(T.UnknownFlags, Args{"-isystem"});
 }
 
 // | …/nvcc as the compiler | clang's driver with --cuda-path of that toolkit |

@@ -249,21 +249,32 @@ std::string normalizedName(llvm::StringRef Name) {
   return Result;
 }
 
-bool isClangDriverFlag(llvm::StringRef Flag) {
+/// How clang's driver reads the words \p Flag: the number of values still
+/// missing (a flag such as `-isystem` wants one more word), or -1 when it is
+/// not one clang flag with its values (unknown, an input, several flags).
+int clangDriverFlagMissing(llvm::ArrayRef<std::string> Flag) {
   const llvm::opt::OptTable &Table = clang::getDriverOptTable();
-  std::string Copy = Flag.str();
-  const char *Argv[] = {Copy.c_str()};
+  std::vector<const char *> Argv;
+  for (const std::string &Word : Flag)
+    Argv.push_back(Word.c_str());
   unsigned MissingIndex = 0, MissingCount = 0;
   llvm::opt::InputArgList Parsed =
       Table.ParseArgs(Argv, MissingIndex, MissingCount,
                       llvm::opt::Visibility(clang::options::ClangOption));
-  if (MissingCount != 0)
-    return false;
-  for (const llvm::opt::Arg *A : Parsed)
+  unsigned Options = 0;
+  for (const llvm::opt::Arg *A : Parsed) {
     if (A->getOption().getID() == clang::options::OPT_UNKNOWN ||
         A->getOption().getID() == clang::options::OPT_INPUT)
-      return false;
-  return true;
+      return -1;
+    ++Options;
+  }
+  if (MissingCount != 0)
+    return Options == 0 ? static_cast<int>(MissingCount) : -1;
+  return Options == 1 ? 0 : -1;
+}
+
+bool isClangDriverFlag(llvm::StringRef Flag) {
+  return clangDriverFlagMissing({Flag.str()}) == 0;
 }
 
 llvm::SmallVector<llvm::StringRef, 4> splitList(llvm::StringRef Value) {
@@ -290,6 +301,7 @@ public:
 private:
   void apply(const NvccOption &O, llvm::StringRef Value);
   void unknown(llvm::StringRef Flag);
+  void hostCompilerFlags(llvm::ArrayRef<std::string> Words);
   void expandOptionsFile(llvm::StringRef File, int Depth);
 
   llvm::StringRef Directory;
@@ -317,6 +329,25 @@ void Translator::unknown(llvm::StringRef Flag) {
   }
   if (SeenUnknown.insert(Flag).second)
     Result.UnknownFlags.push_back(Flag.str());
+}
+
+void Translator::hostCompilerFlags(llvm::ArrayRef<std::string> Words) {
+  // The host compiler reads these words as its own command line, so a flag
+  // that takes its value as the next word (`-isystem,/p`, `-include,f.h`)
+  // takes it here too.
+  for (size_t I = 0; I < Words.size(); ++I) {
+    int Missing = clangDriverFlagMissing({Words[I]});
+    if (Missing > 0 && I + static_cast<size_t>(Missing) < Words.size()) {
+      llvm::ArrayRef<std::string> Flag =
+          llvm::ArrayRef(Words).slice(I, Missing + 1);
+      if (clangDriverFlagMissing(Flag) == 0) {
+        Body.insert(Body.end(), Flag.begin(), Flag.end());
+        I += Missing;
+        continue;
+      }
+    }
+    unknown(Words[I]);
+  }
 }
 
 void Translator::expandOptionsFile(llvm::StringRef File, int Depth) {
@@ -449,13 +480,16 @@ void Translator::apply(const NvccOption &O, llvm::StringRef Value) {
     // command line, at spaces ("-Xcompiler '-O2 -fPIC'"). clang is the host
     // compiler here: those it does not know (MSVC's, some of GCC's) go the
     // way of unknown flags.
-    for (llvm::StringRef V : splitList(Value)) {
-      llvm::BumpPtrAllocator Alloc;
-      llvm::StringSaver Saver(Alloc);
-      llvm::SmallVector<const char *, 4> Words;
-      llvm::cl::TokenizeGNUCommandLine(V, Saver, Words);
-      for (const char *Word : Words)
-        unknown(Word);
+    {
+      std::vector<std::string> Words;
+      for (llvm::StringRef V : splitList(Value)) {
+        llvm::BumpPtrAllocator Alloc;
+        llvm::StringSaver Saver(Alloc);
+        llvm::SmallVector<const char *, 4> Tokens;
+        llvm::cl::TokenizeGNUCommandLine(V, Saver, Tokens);
+        Words.insert(Words.end(), Tokens.begin(), Tokens.end());
+      }
+      hostCompilerFlags(Words);
     }
     return;
   case Kind::OptionsFile:
@@ -594,10 +628,20 @@ bool isNvcc(llvm::StringRef Program) {
   return Name == "nvcc";
 }
 
+/// Kokkos's `nvcc_wrapper`: a script with a host compiler's command line
+/// that runs nvcc (CMAKE_CXX_COMPILER for Kokkos, Trilinos and their users).
+bool isNvccWrapper(llvm::StringRef Program) {
+  return llvm::sys::path::filename(Program) == "nvcc_wrapper";
+}
+
 bool isLauncher(llvm::StringRef Program) {
   llvm::StringRef Name = llvm::sys::path::filename(Program);
   Name.consume_back(".exe");
   return Name == "ccache" || Name == "sccache" || Name == "buildcache";
+}
+
+bool isNvccOrWrapper(llvm::StringRef Program) {
+  return isNvcc(Program) || isNvccWrapper(Program);
 }
 
 } // namespace
@@ -605,9 +649,108 @@ bool isLauncher(llvm::StringRef Program) {
 bool isNvccCommand(llvm::ArrayRef<std::string> Command) {
   if (Command.empty())
     return false;
-  if (isNvcc(Command[0]))
+  if (isNvccOrWrapper(Command[0]))
     return true;
-  return Command.size() > 1 && isLauncher(Command[0]) && isNvcc(Command[1]);
+  return Command.size() > 1 && isLauncher(Command[0]) &&
+         isNvccOrWrapper(Command[1]);
+}
+
+std::vector<std::string>
+nvccCommandOfWrapper(llvm::ArrayRef<std::string> Args) {
+  // What nvcc_wrapper does with each word of its command line, in its order
+  // of cases: sources are compiled as CUDA (`-x cu`), nvcc's own flags go to
+  // nvcc, flags both understand go to both, and the rest to the host
+  // compiler, through one -Xcompiler list.
+  std::vector<std::string> Cuda, Shared, Host, Sources, Output;
+  std::string Optimize, Std;
+  bool Compile = false;
+  auto Next = [&](size_t &I) -> std::string {
+    return I + 1 < Args.size() ? Args[++I] : std::string();
+  };
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    llvm::StringRef Ext = llvm::sys::path::extension(Arg);
+    if (Arg == "--show" || Arg == "--nvcc-wrapper-show" ||
+        Arg == "--host-only" || Arg == "--host-version" ||
+        Arg == "--replace-pragma-ident" ||
+        Arg == "--remove-duplicate-link-files")
+      continue;
+    if (!Arg.starts_with("-") &&
+        llvm::is_contained({".cpp", ".cxx", ".cc", ".C", ".c++", ".cu"}, Ext)) {
+      Sources.push_back(Arg.str());
+    } else if (Arg.starts_with("-O")) {
+      Optimize = Arg == "-O" ? "-O2" : Arg.str(); // nvcc takes one, the last
+    } else if (Arg.starts_with("-D") || Arg.starts_with("-I") ||
+               Arg.starts_with("-L") || Arg.starts_with("-l") ||
+               llvm::is_contained({"-g", "-E", "-M", "-shared", "-w"}, Arg)) {
+      Shared.push_back(Arg.str());
+    } else if (Arg == "-c") {
+      Compile = true;
+    } else if (Arg == "-o") {
+      Output = {"-o", Next(I)};
+    } else if (Arg == "-MD" || Arg == "-MMD") {
+    } else if (Arg == "-MF" || Arg == "-MT") {
+      Next(I);
+    } else if (Arg.starts_with("-std=") || Arg.starts_with("--std=")) {
+      llvm::StringRef Value = Arg.split('=').second;
+      if (Value == "c++98")
+        continue;
+      std::string Standard =
+          Value.consume_front("gnu") ? "c" + Value.str() : Value.str();
+      if (llvm::is_contained({"c++1y", "c++1z", "c++2a"}, Standard))
+        Standard = "c++14"; // what nvcc_wrapper falls back to
+      Std = "-std=" + Standard;
+    } else if (llvm::is_contained(
+                   {"-pedantic", "-Wpedantic", "-ansi", "-Woverloaded-virtual"},
+                   Arg)) {
+    } else if (Arg == "-Xcompiler") {
+      std::string Value = Next(I);
+      if (Value == "-o")
+        Output = {"-o", Next(I)};
+      else
+        Host.push_back(Value);
+    } else if (Arg == "-x") {
+      Next(I); // the sources are CUDA whatever the host language
+    } else if (Arg == "-+") {
+    } else if (Arg == "-Xlinker") {
+      Next(I);
+    } else if (Arg.starts_with("-Wl,") || Arg.starts_with("@") ||
+               llvm::is_contained({".a", ".so", ".o", ".obj", ".dylib"}, Ext) ||
+               Arg.contains(".so.")) {
+    } else {
+      // nvcc's own flags (whichever of them the script's version lists:
+      // a build that works sent each to nvcc), with their values.
+      llvm::StringRef Spelled = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
+      auto [Name, Attached] = Spelled.split('=');
+      const NvccOption *O =
+          Arg.starts_with("-") ? optionsByName().lookup(normalizedName(Name))
+                               : nullptr;
+      if (O && O->What != Kind::SystemInclude && O->What != Kind::Language) {
+        Cuda.push_back(Arg.str());
+        if (O->TakesValue && !Spelled.contains('='))
+          Cuda.push_back(Next(I));
+      } else {
+        Host.push_back(Arg.str());
+      }
+    }
+  }
+  std::vector<std::string> Command = {"nvcc"};
+  Command.insert(Command.end(), Cuda.begin(), Cuda.end());
+  if (!Optimize.empty())
+    Command.push_back(Optimize);
+  if (!Std.empty())
+    Command.push_back(Std);
+  Command.insert(Command.end(), Shared.begin(), Shared.end());
+  if (!Host.empty())
+    Command.insert(Command.end(), {"-Xcompiler", llvm::join(Host, ",")});
+  if (!Sources.empty()) {
+    Command.insert(Command.end(), {"-x", "cu"});
+    Command.insert(Command.end(), Sources.begin(), Sources.end());
+  }
+  if (Compile)
+    Command.push_back("-c");
+  Command.insert(Command.end(), Output.begin(), Output.end());
+  return Command;
 }
 
 std::string gpuArchOf(llvm::StringRef Value) {
@@ -624,8 +767,14 @@ std::string gpuArchOf(llvm::StringRef Value) {
 TranslatedCommand translateNvccCommand(llvm::ArrayRef<std::string> Command,
                                        llvm::StringRef Directory,
                                        const NvccEnvironment &Env) {
-  if (Command.size() > 1 && isLauncher(Command[0]) && isNvcc(Command[1]))
+  if (Command.size() > 1 && isLauncher(Command[0]) &&
+      isNvccOrWrapper(Command[1]))
     Command = Command.drop_front();
+  std::vector<std::string> FromWrapper;
+  if (!Command.empty() && isNvccWrapper(Command[0])) {
+    FromWrapper = nvccCommandOfWrapper(Command.drop_front());
+    Command = FromWrapper;
+  }
   Translator T(Directory, Env);
   if (!Command.empty())
     T.run(Command.drop_front(), 0);

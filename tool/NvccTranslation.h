@@ -24,9 +24,17 @@ namespace cuda_lambda_tidy {
 /// that the file is built by nvcc without knowing nvcc.
 constexpr const char *FromNvccMacro = "__CUDA_LAMBDA_TIDY_FROM_NVCC__";
 
-/// Whether \p Command runs nvcc (`nvcc`, `/path/nvcc`, `nvcc.exe`), directly
-/// or through a compiler launcher (`ccache`, `sccache`).
+/// Whether \p Command runs nvcc (`nvcc`, `/path/nvcc`, `nvcc.exe`), or
+/// Kokkos's `nvcc_wrapper`, directly or through a compiler launcher
+/// (`ccache`, `sccache`).
 bool isNvccCommand(llvm::ArrayRef<std::string> Command);
+
+/// The nvcc command that Kokkos's `nvcc_wrapper` runs for its arguments
+/// \p Args (argv[0] left out): sources compiled with `-x cu`, nvcc's flags
+/// to nvcc, the host compiler's in one `-Xcompiler` list. argv[0] of the
+/// result is "nvcc" (the wrapper runs the nvcc on PATH).
+std::vector<std::string>
+nvccCommandOfWrapper(llvm::ArrayRef<std::string> Args);
 
 /// Where a translation reads from; tests substitute their own.
 struct NvccEnvironment {
