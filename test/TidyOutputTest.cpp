@@ -3,6 +3,7 @@
 #include "TidyOutput.h"
 #include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"
+#include <map>
 
 using namespace cuda_lambda_tidy;
 
@@ -60,6 +61,65 @@ TEST(TidyOutput, MergesPassesOnceInOrder) {
                 {parseDiagnostics(HostPass), parseDiagnostics(DevicePass)})));
   std::string Text = renderText(Merged);
   EXPECT_EQ(Text.find("12:7: warning"), Text.rfind("12:7: warning"));
+}
+
+// A header included by many translation units, through include paths that
+// spell it differently, is one finding, printed once.
+TEST(TidyOutput, OneHeaderFindingFromManyTranslationUnitsIsOne) {
+  const char *FirstUnit =
+      "/p/core/src/../include/h.hpp:3:5: warning: w [cuda-foo]\n"
+      "/p/core/a.cu:1:1: warning: a [cuda-foo]\n";
+  const char *SecondUnit =
+      "/p/core/include/h.hpp:3:5: warning: w [cuda-foo]\n"
+      "/p/core/./include/h.hpp:3:5: warning: w [cuda-foo]\n"
+      "/p/core/b.cu:1:1: warning: b [cuda-foo]\n";
+  auto Merged = mergeDiagnostics(
+      {parseDiagnostics(FirstUnit), parseDiagnostics(SecondUnit)});
+  ASSERT_EQ(Merged.size(), 3u);
+  EXPECT_EQ(Merged[2].File, "/p/core/include/h.hpp");
+  EXPECT_EQ(Merged[0].File, "/p/core/a.cu");
+}
+
+// `#define UNROLL #pragma unroll`: nvcc accepts it, clang reports an error at
+// every expansion. One warning for the macro stands for them all; other
+// errors stay.
+TEST(TidyOutput, FoldsErrorsOnPragmaInMacroBodies) {
+  const char *Printed =
+      "/s/a.cu:10:3: error: expected expression [clang-diagnostic-error]\n"
+      "   10 |   UNROLL\n"
+      "/s/h.h:2:16: note: expanded from macro 'UNROLL'\n"
+      "/s/a.cu:20:3: error: expected expression [clang-diagnostic-error]\n"
+      "/s/h.h:2:16: note: expanded from macro 'UNROLL'\n"
+      "/s/a.cu:30:3: error: expected expression [clang-diagnostic-error]\n"
+      "/s/h.h:5:16: note: expanded from macro 'PLAIN'\n"
+      "/s/a.cu:40:3: warning: a finding [cuda-foo]\n";
+  std::map<std::string, std::string> Files = {
+      {"/s/h.h:2", "#define UNROLL \\\n  #pragma unroll\n"},
+      {"/s/h.h:5", "#define PLAIN (1 +)\n"}};
+  auto Text = [&](llvm::StringRef File, unsigned Line) {
+    return Files[File.str() + ":" + std::to_string(Line)];
+  };
+  auto D = parseDiagnostics(Printed);
+  EXPECT_EQ(foldNvccOnlySyntax(D, Text), 2u);
+  ASSERT_EQ(D.size(), 3u);
+  EXPECT_EQ(D[0].File, "/s/a.cu");
+  EXPECT_EQ(D[0].Line, 30u); // a real error stays an error
+  EXPECT_TRUE(hasErrors(D));
+  EXPECT_EQ(D[1].Line, 40u);
+  EXPECT_EQ(D[2].File, "/s/h.h");
+  EXPECT_EQ(D[2].Line, 2u);
+  EXPECT_EQ(D[2].Severity, "warning");
+  EXPECT_EQ(D[2].Check, NvccOnlySyntaxName);
+  EXPECT_NE(D[2].Message.find("clang cannot parse macro 'UNROLL'"),
+            std::string::npos);
+  ASSERT_EQ(D[2].Lines.size(), 1u);
+  EXPECT_EQ(D[2].Lines[0].rfind("/s/h.h:2:16: warning: clang cannot parse", 0),
+            0u);
+  // Without the real error, none is left.
+  D = parseDiagnostics(Printed);
+  D.erase(D.begin() + 2);
+  foldNvccOnlySyntax(D, Text);
+  EXPECT_FALSE(hasErrors(D));
 }
 
 TEST(TidyOutput, GithubAnnotations) {

@@ -242,6 +242,34 @@ def main():
            lambda d: write(d, "inc.cu", "#include \"no/such/header.cuh\"\n" + GOOD),
            lambda d: [checks, "inc.cu"], 1)
 
+    # nvcc accepts '#pragma' in a macro body, clang does not: one
+    # [nvcc-only-syntax] warning for the macro (not an error per expansion),
+    # the findings still printed, exit 3; a real error besides it: exit 1.
+    pragma_macro = ("#define UNROLL #pragma unroll\n"
+                    "__global__ void k(int *out) {\n  int s = 0;\n"
+                    "  UNROLL\n  for (int i = 0; i < 4; ++i) s += i;\n"
+                    "  UNROLL\n  for (int i = 0; i < 4; ++i) s += i;\n"
+                    "  *out = s;\n}\n" + FIXABLE)
+
+    def folded_once(d, proc):
+        problems = []
+        if proc.stdout.count("[nvcc-only-syntax]") != 1:
+            problems.append("not one [nvcc-only-syntax] line")
+        if "unroll.cu:1:16: warning: clang cannot parse macro 'UNROLL'" not in proc.stdout:
+            problems.append("the warning is not at the macro's '#pragma'")
+        if "error: expected expression" in proc.stdout:
+            problems.append("clang's errors on the macro were printed")
+        if "[cuda-lambda-reference-capture]" not in proc.stdout:
+            problems.append("the finding in the same file is missing")
+        return problems
+
+    s.case("'#pragma' in a macro body (nvcc-only syntax)",
+           lambda d: write(d, "unroll.cu", pragma_macro),
+           lambda d: [checks, "unroll.cu"], 3, check=folded_once)
+    s.case("'#pragma' in a macro body and a real error",
+           lambda d: write(d, "unroll.cu", pragma_macro + "int broken = ;\n"),
+           lambda d: [checks, "unroll.cu"], 1)
+
     s.case("generated 50,000-line .cu",
            lambda d: write(d, "large.cu", large_file(50000)),
            lambda d: [checks, "large.cu"], 0)

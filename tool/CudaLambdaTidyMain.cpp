@@ -36,6 +36,10 @@ namespace {
 /// unreadable; no toolkit where one is needed.
 constexpr int InputErrorExitCode = 2;
 
+/// Exit status when the only errors were clang's on syntax that nvcc accepts
+/// (foldNvccOnlySyntax): the findings are printed, but may be incomplete.
+constexpr int NvccOnlySyntaxExitCode = 3;
+
 int inputError(const llvm::Twine &Message) {
   llvm::errs() << "cuda-lambda-tidy: error: " << Message << "\n";
   return InputErrorExitCode;
@@ -231,6 +235,26 @@ struct ChildRun {
   int Status = 0;
 };
 
+/// The line \p Line of \p File and the lines it continues onto (a macro
+/// definition), or "" when the file cannot be read.
+std::string definitionText(llvm::StringRef File, unsigned Line) {
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  if (!Buffer || Line == 0)
+    return "";
+  llvm::StringRef Rest = (*Buffer)->getBuffer();
+  for (unsigned I = 1; I < Line && !Rest.empty(); ++I)
+    Rest = Rest.split('\n').second;
+  std::string Text;
+  while (!Rest.empty()) {
+    auto [Current, Next] = Rest.split('\n');
+    Text += Current.str() + "\n";
+    if (!Current.rtrim().ends_with("\\"))
+      break;
+    Rest = Next;
+  }
+  return Text;
+}
+
 std::string temporaryFile(llvm::StringRef Suffix) {
   llvm::SmallString<256> Path;
   if (llvm::sys::fs::createTemporaryFile("cuda-lambda-tidy", Suffix, Path))
@@ -367,6 +391,12 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
       if (Printed.insert(D.key()).second)
         All.push_back(std::move(D));
   }
+
+  // Errors on syntax that nvcc accepts and clang cannot parse: one line per
+  // cause, and an exit status of their own when they are the only errors.
+  const unsigned NvccOnly = foldNvccOnlySyntax(All, definitionText);
+  if (NvccOnly > 0 && Status == 1 && !hasErrors(All))
+    Status = NvccOnlySyntaxExitCode;
 
   // The fallback notice comes first, whichever child printed it.
   std::stable_partition(

@@ -3,6 +3,7 @@
 #include "TidyOutput.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -28,7 +29,12 @@ static bool parseHeader(llvm::StringRef Line, PrintedDiagnostic &D) {
   llvm::SmallVector<llvm::StringRef, 6> M;
   if (!Header.match(Line, &M))
     return false;
-  D.File = M[1].str();
+  // One header reached through different include paths is one file:
+  // `/b/core/../include/h.hpp` and `/b/include/h.hpp`.
+  llvm::SmallString<256> File(M[1]);
+  if (llvm::sys::path::is_absolute(File))
+    llvm::sys::path::remove_dots(File, /*remove_dot_dot=*/true);
+  D.File = File.str().str();
   M[2].getAsInteger(10, D.Line);
   M[3].getAsInteger(10, D.Column);
   D.Severity = M[4].str();
@@ -101,6 +107,91 @@ mergeDiagnostics(llvm::ArrayRef<std::vector<PrintedDiagnostic>> Passes) {
     }
   llvm::stable_sort(Result, orderedBefore);
   return Result;
+}
+
+static bool isError(const PrintedDiagnostic &D) {
+  return D.Severity == "error" || D.Severity == "fatal error";
+}
+
+bool hasErrors(llvm::ArrayRef<PrintedDiagnostic> Diagnostics) {
+  return llvm::any_of(Diagnostics, isError);
+}
+
+/// The macro whose expansion \p Error lies in, when the macro's body writes
+/// `#pragma`: its "expanded from macro" note.
+static const PrintedDiagnostic *pragmaMacroNote(
+    const PrintedDiagnostic &Error,
+    const std::function<std::string(llvm::StringRef, unsigned)> &Text) {
+  static const llvm::Regex Expanded("^expanded from macro '([A-Za-z_0-9]+)'$");
+  static const llvm::Regex PragmaInBody(
+      "^[ \t]*#[ \t]*define[ \t]+[A-Za-z_0-9]+(\([^)]*\))?[ \t].*#[ "
+      "\t]*pragma([ \t]|$)");
+  for (const PrintedDiagnostic &Note : Error.Notes) {
+    if (!Expanded.match(Note.Message))
+      continue;
+    std::string Definition = Text(Note.File, Note.Line);
+    // One logical line: continuation lines joined.
+    std::string Joined;
+    for (llvm::StringRef Rest = Definition; !Rest.empty();) {
+      auto [Line, Next] = Rest.split('\n');
+      Joined += Line.rtrim().rtrim('\\').str() + " ";
+      Rest = Next;
+    }
+    if (PragmaInBody.match(Joined))
+      return &Note;
+  }
+  return nullptr;
+}
+
+unsigned foldNvccOnlySyntax(
+    std::vector<PrintedDiagnostic> &Diagnostics,
+    const std::function<std::string(llvm::StringRef, unsigned)>
+        &DefinitionText) {
+  struct Cause {
+    PrintedDiagnostic Line;
+    unsigned Errors = 0;
+  };
+  std::map<std::string, Cause> Causes; // by the macro definition's place
+  std::vector<PrintedDiagnostic> Kept;
+  unsigned Folded = 0;
+  for (PrintedDiagnostic &D : Diagnostics) {
+    const PrintedDiagnostic *Macro =
+        isError(D) && (D.Check.empty() || D.Check == "clang-diagnostic-error")
+            ? pragmaMacroNote(D, DefinitionText)
+            : nullptr;
+    if (!Macro) {
+      Kept.push_back(std::move(D));
+      continue;
+    }
+    ++Folded;
+    static const llvm::Regex Name("'([A-Za-z_0-9]+)'");
+    llvm::SmallVector<llvm::StringRef, 2> M;
+    Name.match(Macro->Message, &M);
+    Cause &C = Causes[Macro->File + ":" + std::to_string(Macro->Line)];
+    if (C.Errors++ == 0) {
+      C.Line.File = Macro->File;
+      C.Line.Line = Macro->Line;
+      C.Line.Column = Macro->Column;
+      C.Line.Severity = "warning";
+      C.Line.Check = NvccOnlySyntaxName;
+      C.Line.Message =
+          "clang cannot parse macro '" + M[1].str() +
+          "', whose body writes '#pragma': nvcc accepts it, clang does not "
+          "(write _Pragma(\"...\"), which both accept); cuda-* findings in "
+          "the code that expands it may be incomplete";
+    }
+  }
+  for (auto &[Where, C] : Causes) {
+    const std::string Header = C.Line.File + ":" + std::to_string(C.Line.Line) +
+                               ":" + std::to_string(C.Line.Column) +
+                               ": warning: " + C.Line.Message + " [" +
+                               NvccOnlySyntaxName + "]";
+    C.Line.Lines = {Header};
+    Kept.push_back(std::move(C.Line));
+  }
+  llvm::stable_sort(Kept, orderedBefore);
+  Diagnostics = std::move(Kept);
+  return Folded;
 }
 
 std::string renderText(llvm::ArrayRef<PrintedDiagnostic> Diagnostics) {

@@ -14,6 +14,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,26 @@ parseDiagnostics(llvm::StringRef Text,
 /// same way), ordered by file, line, column, severity, message.
 std::vector<PrintedDiagnostic>
 mergeDiagnostics(llvm::ArrayRef<std::vector<PrintedDiagnostic>> Passes);
+
+/// The name in brackets of the line that stands for compiler errors on
+/// syntax nvcc accepts and clang cannot parse (foldNvccOnlySyntax).
+constexpr const char *NvccOnlySyntaxName = "nvcc-only-syntax";
+
+/// Replaces the compiler errors that clang gives on syntax nvcc's front end
+/// accepts, which no declaration can fix, by one warning per cause, so that
+/// they do not bury the findings: today one cause, a macro whose body writes
+/// `#pragma` (`#define UNROLL #pragma unroll`), recognised by the error's
+/// "expanded from macro" note and the definition's text, which
+/// \p DefinitionText gives for a file and line (with its continuation
+/// lines). Returns how many errors were folded.
+unsigned foldNvccOnlySyntax(
+    std::vector<PrintedDiagnostic> &Diagnostics,
+    const std::function<std::string(llvm::StringRef File, unsigned Line)>
+        &DefinitionText);
+
+/// Whether \p Diagnostics hold a compiler error, or a finding made an error
+/// (`--warnings-as-errors`).
+bool hasErrors(llvm::ArrayRef<PrintedDiagnostic> Diagnostics);
 
 /// The diagnostics as clang-tidy prints them.
 std::string renderText(llvm::ArrayRef<PrintedDiagnostic> Diagnostics);
