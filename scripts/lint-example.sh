@@ -4,7 +4,7 @@
 # the linter ran.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh >/dev/null || exit 2
+bash scripts/build.sh cuda-lambda-tidy >/dev/null || exit 2
 build/bin/cuda-lambda-tidy --checks='-*,cuda-*' examples/quickstart.cu
 status=$?
 # clang-tidy exits 0 with warnings; anything else is a real failure.
