@@ -20,7 +20,11 @@ cd build-sanitize
 # Left out: the tests that run none of our code (nvcc's verdicts on the
 # fixtures, the fixture runner's self-tests), the database-vs-hand-flags
 # comparison, whose fixtures the fixture tests already lint through both
-# routes, and the parent-map tests (a memory ratio ASan's redzones distort;
-# an in-process rerun of every fixture); the normal run has them.
+# routes, the parent-map tests (a memory ratio ASan's redzones distort;
+# an in-process rerun of every fixture), and two more passes over every
+# fixture that run no code of ours the drop-in pass does not: the plugin
+# route (the same checks library, loaded into clang-tidy-22) and the
+# no-toolkit route (the same checks on other headers; the tool's fallback
+# code runs under ASan in without-toolkit). The normal run has them all.
 ctest --output-on-failure -j "$(nproc)" \
-  -E '^(fixtures-nvcc-verdicts|runner-rejects-.*|compile-db-vs-hand-flags.*|no-parent-map-everywhere|parent-map-memory)$' "$@"
+  -E '^(fixtures-nvcc-verdicts|runner-rejects-.*|compile-db-vs-hand-flags.*|no-parent-map-everywhere|parent-map-memory|fixtures-plugin|fixtures-without-toolkit)$' "$@"
