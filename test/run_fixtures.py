@@ -44,12 +44,15 @@ Prints one line per fixture and closes with 'N passed, N failed'.
 import argparse
 import concurrent.futures
 import difflib
+import hashlib
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -232,11 +235,84 @@ def lint_fixture(fixture: Fixture, route: Route):
         if copy.read_text().splitlines() != fixed:
             problems.append("a second --fix changed the file again")
         if fixture.nvcc_after_fix:
-            compiled = run(nvcc_command(fixture, copy), cwd=tmp)
-            if compiled.returncode != 0:
-                problems.append("nvcc rejects the fixed file:\n" + compiled.stdout
-                                + compiled.stderr[-3000:])
+            returncode, output = NVCC_RECORD.compile(
+                nvcc_command(fixture, copy), copy, fixture.path.parent, tmp)
+            if returncode != 0:
+                problems.append("nvcc rejects the fixed file:\n" + output[-3000:])
     return problems
+
+
+class NvccRecord:
+    """nvcc's results on the fixtures, kept in a committed JSON file so that
+    a run pays only for what changed: each result is keyed by the SHA-256 of
+    nvcc's --version, its flags (less the file names), the source and the
+    fixture directory's *.cuh headers. A key that is not in the record is
+    compiled now (and written back with --update-nvcc-record); the verdict is
+    always judged again from the recorded output, never taken from the file.
+    """
+
+    def __init__(self, path):
+        self.path = Path(path) if path else None
+        self.entries = {}
+        if self.path and self.path.exists():
+            self.entries = json.loads(self.path.read_text())["results"]
+        self.version = None
+        self.lock = threading.Lock()
+        self.reused = self.compiled = 0
+        self.new = {}
+
+    def nvcc_version(self):
+        with self.lock:
+            if self.version is None:
+                self.version = run([f"{CUDA_PATH}/bin/nvcc", "--version"]).stdout
+            return self.version
+
+    def key(self, cmd, source: Path, headers_dir: Path):
+        digest = hashlib.sha256()
+        digest.update(self.nvcc_version().encode())
+        flags = [c for c in cmd[1:] if c not in (str(source), os.devnull)]
+        digest.update(("\0".join(flags) + "\0").encode())
+        digest.update(source.read_bytes())
+        for header in sorted(headers_dir.glob("*.cuh")):
+            digest.update(header.name.encode() + b"\0" + header.read_bytes())
+        return digest.hexdigest()
+
+    def compile(self, cmd, source: Path, headers_dir: Path, cwd):
+        """(returncode, output) of nvcc's \p cmd on \p source."""
+        key = self.key(cmd, source, headers_dir) if self.path else None
+        with self.lock:
+            known = self.entries.get(key) if key else None
+            if known:
+                self.reused += 1
+                return known["returncode"], known["output"]
+        result = run(cmd, cwd=cwd)
+        output = result.stdout + result.stderr
+        if key and len(output) > 6000:
+            # nvcc's messages are its "error"/"warning" lines (an NVCC
+            # verdict names one); the instantiation backtraces between them
+            # are left out, the end kept for context.
+            lines = [line for line in output.splitlines()
+                     if "error" in line or "warning" in line]
+            output = "\n".join(dict.fromkeys(lines)) + "\n...\n" + output[-2000:]
+        # Paths of temporary copies differ from run to run: kept out.
+        output = output.replace(str(cwd), "<tmp>") if cwd else output
+        with self.lock:
+            self.compiled += 1
+            if key:
+                self.new[key] = {"returncode": result.returncode,
+                                 "output": output}
+        return result.returncode, output
+
+    def save(self):
+        merged = dict(self.entries)
+        merged.update(self.new)
+        self.path.write_text(json.dumps(
+            {"about": "nvcc results on the fixtures, by test/run_fixtures.py "
+                      "(--update-nvcc-record); see its NvccRecord",
+             "results": dict(sorted(merged.items()))}, indent=1) + "\n")
+
+
+NVCC_RECORD = NvccRecord(None)
 
 
 def nvcc_command(fixture: Fixture, source: Path):
@@ -253,15 +329,16 @@ def nvcc_fixture(fixture: Fixture, _route):
     m = VERDICT_RE.match(fixture.nvcc)
     if not m:
         return [f"no valid '// NVCC:' verdict (found {fixture.nvcc!r})"]
+    source = fixture.path.resolve()
     with tempfile.TemporaryDirectory() as tmp:
-        result = run(nvcc_command(fixture, fixture.path.resolve()), cwd=tmp)
-    output = result.stdout + result.stderr
+        returncode, output = NVCC_RECORD.compile(
+            nvcc_command(fixture, source), source, source.parent, tmp)
     if m["verdict"] == "rejected":
-        if result.returncode == 0:
+        if returncode == 0:
             return ["the fixture says nvcc rejects it, but nvcc compiled it"]
         if m["text"] and m["text"] not in output:
             return [f"nvcc rejected it, but without {m['text']!r}:\n{output[-3000:]}"]
-    elif result.returncode != 0:
+    elif returncode != 0:
         return [f"the fixture says nvcc accepts it, but nvcc failed:\n{output[-3000:]}"]
     return []
 
@@ -301,8 +378,17 @@ def main():
                         help="skip the fixtures that #include a header whose "
                              "name matches REGEX (e.g. '^(thrust|cub)/' with "
                              "--cuda-toolkit=none)")
+    parser.add_argument("--nvcc-record", metavar="JSON",
+                        help="reuse nvcc's results recorded in JSON for "
+                             "unchanged fixtures, nvcc and flags; compile "
+                             "the rest (see NvccRecord)")
+    parser.add_argument("--update-nvcc-record", action="store_true",
+                        help="write the results compiled now into "
+                             "--nvcc-record")
     parser.add_argument("paths", nargs="+", help="fixture files or directories")
     args = parser.parse_args()
+    global NVCC_RECORD
+    NVCC_RECORD = NvccRecord(args.nvcc_record)
 
     files = []
     for p in map(Path, args.paths):
@@ -343,6 +429,11 @@ def main():
             else:
                 passed += 1
                 print(f"PASS {name}")
+    if args.nvcc_record:
+        print(f"nvcc: {NVCC_RECORD.reused} results from {args.nvcc_record}, "
+              f"{NVCC_RECORD.compiled} compiled now")
+        if args.update_nvcc_record and NVCC_RECORD.new:
+            NVCC_RECORD.save()
     label = f"{args.mode}/{args.route}" if args.mode == "lint" else "nvcc"
     print(f"{label}: {passed} passed, {failed} failed" +
           (f", {skipped} skipped" if skipped else ""))
