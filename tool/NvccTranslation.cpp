@@ -567,12 +567,13 @@ TranslatedCommand Translator::finish(llvm::StringRef Nvcc) {
     std::optional<CudaToolkit> Toolkit =
         Env.ToolkitOf ? Env.ToolkitOf(Nvcc) : std::nullopt;
     if (Toolkit) {
-      std::vector<std::string> Flags = cudaParseFlags(*Toolkit, Translated);
+      std::vector<std::string> Flags =
+          cudaParseFlags(*Toolkit, Translated, Env.NvccCompatHeader);
       Result.Arguments.insert(Result.Arguments.end(), Flags.begin(),
                               Flags.end());
     } else if (!Env.FallbackDir.empty()) {
       std::vector<std::string> Flags =
-          fallbackParseFlags(Env.FallbackDir, Translated);
+          fallbackParseFlags(Env.FallbackDir, Translated, Env.NvccCompatHeader);
       Result.Arguments.insert(Result.Arguments.end(), Flags.begin(),
                               Flags.end());
       Result.UsesFallback = true;
