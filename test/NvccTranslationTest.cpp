@@ -292,19 +292,26 @@ TEST(NvccTranslationTest, RelaxedConstexpr) {
   EXPECT_EQ(count(T.Arguments, "--expt-relaxed-constexpr"), 0);
 }
 
-// | -rdc=true, --relocatable-device-code=true, -dc | -fgpu-rdc |
+// | -rdc=true, --relocatable-device-code=true, -dc | -fgpu-rdc
+// -D__CUDACC_RDC__=1 |
 TEST(NvccTranslationTest, RelocatableDeviceCode) {
   for (const char *Line :
        {"nvcc -rdc=true -c a.cu", "nvcc -rdc true -c a.cu",
         "nvcc --relocatable-device-code=true -c a.cu", "nvcc -dc a.cu"}) {
     TranslatedCommand T = translate(Line);
     EXPECT_EQ(count(T.Arguments, "-fgpu-rdc"), 1) << Line;
+    // What nvcc defines with -rdc=true, and cub reads; clang does not.
+    EXPECT_EQ(count(T.Arguments, "-D__CUDACC_RDC__=1"), 1) << Line;
     EXPECT_EQ(count(T.Arguments, "-c"), 1) << Line;
     EXPECT_FALSE(hasPrefix(T.Arguments, "-rdc")) << Line;
   }
   EXPECT_EQ(count(translate("nvcc -rdc=false -c a.cu").Arguments, "-fgpu-rdc"),
             0);
   EXPECT_EQ(count(translate("nvcc -dw a.cu").Arguments, "-fgpu-rdc"), 0);
+  EXPECT_FALSE(hasPrefix(translate("nvcc -rdc=false -c a.cu").Arguments,
+                         "-D__CUDACC_RDC__"));
+  EXPECT_FALSE(hasPrefix(translate("nvcc -rdc=true -c h.cpp").Arguments,
+                         "-D__CUDACC_RDC__"));
 }
 
 // | --options-file F | expanded (relative to the entry's directory) |
@@ -498,7 +505,8 @@ TEST(NvccTranslationTest, CMakeCommandLine) {
                    "-fgpu-rdc",
                    "--cuda-gpu-arch=sm_80",
                    "-D__CUDA_LAMBDA_TIDY_FROM_NVCC__=1",
-                   "-D__CUDACC_EXTENDED_LAMBDA__=1"};
+                   "-D__CUDACC_EXTENDED_LAMBDA__=1",
+                   "-D__CUDACC_RDC__=1"};
   EXPECT_EQ(T.Arguments, Expected) << joined(T.Arguments);
   EXPECT_TRUE(T.UnknownFlags.empty());
   EXPECT_TRUE(T.Problems.empty());

@@ -561,6 +561,10 @@ TranslatedCommand Translator::finish(llvm::StringRef Nvcc) {
     Translated.push_back("-D__CUDACC_EXTENDED_LAMBDA__=1");
   if (RelaxedConstexpr)
     Translated.push_back("-D__CUDACC_RELAXED_CONSTEXPR__=1");
+  // nvcc defines it with -rdc=true; clang's -fgpu-rdc only __CLANG_RDC__.
+  // cub keys its device-side (CDP) paths on it.
+  if (Rdc && Result.IsCuda)
+    Translated.push_back("-D__CUDACC_RDC__=1");
 
   Result.Arguments = {Env.ClangDriver};
   if (Result.IsCuda) {
