@@ -20,6 +20,7 @@ the host side), through:
            out: `-x cuda --cuda-path=<toolkit> -nocudalib -isystem
            <toolkit>/include/cccl --cuda-gpu-arch=sm_<arch>
            -Wno-unknown-cuda-version -Xclang -target-sdk-version=12.9
+           -include <repo>/tool/compat/cuda_lambda_tidy_nvcc_compat.h
            -std=c++17 -D__CUDACC_EXTENDED_LAMBDA__=1 -I DIR...`, run twice,
            with --cuda-device-only and with --cuda-host-only, the findings
            of both put together.
@@ -135,7 +136,9 @@ def clang_flags(includes, args):
     return ["-x", "cuda", f"--cuda-path={cuda}", "-nocudalib",
             "-isystem", str(cuda / "include" / "cccl"),
             f"--cuda-gpu-arch=sm_{args.arch}", "-Wno-unknown-cuda-version",
-            "-Xclang", "-target-sdk-version=12.9", "-std=c++17",
+            "-Xclang", "-target-sdk-version=12.9",
+            "-include", str(ROOT / "tool" / "compat" /
+                            "cuda_lambda_tidy_nvcc_compat.h"), "-std=c++17",
             "-D__CUDACC_EXTENDED_LAMBDA__=1", *(f"-I{i}" for i in includes),
             *args.hand_flags]
 

@@ -150,6 +150,55 @@ TEST(CudaInvocationTest, FallbackOnlyWhereAToolkitWouldBeUsed) {
             Args{"k.cu"});
 }
 
+// The nvcc-compatibility layer goes into every CUDA parse the tool sets up,
+// after the toolkit's (or the fallback) headers, with the user's flags
+// still last.
+TEST(CudaInvocationTest, NvccCompatHeaderIsForceIncluded) {
+  const Args Include = {"-include", "/tmp/c/cuda_lambda_tidy_nvcc_compat.h"};
+  Args F = cudaParseFlags(cuda13(), {}, Include[1]);
+  ASSERT_GE(F.size(), 2u);
+  EXPECT_EQ(Args(F.end() - 2, F.end()), Include);
+  Args Older = cudaParseFlags(cuda128(), {"-xcuda"}, Include[1]);
+  EXPECT_EQ(Args(Older.end() - 2, Older.end()), Include);
+
+  Args FB = fallbackParseFlags("/tmp/fb", {}, Include[1]);
+  auto Fallback =
+      std::search(FB.begin(), FB.end(), Include.begin(), Include.end());
+  auto Ours = std::find(FB.begin(), FB.end(), "cuda_lambda_tidy_fallback.h");
+  ASSERT_NE(Fallback, FB.end());
+  ASSERT_NE(Ours, FB.end());
+  EXPECT_LT(Ours, Fallback) << "the fallback header must come first";
+
+  Args R = rewriteCommandLine({"k.cu", "--", "-DX"}, cuda13(), false, "",
+                              Include[1]);
+  EXPECT_NE(std::search(R.begin(), R.end(), Include.begin(), Include.end()),
+            R.end());
+  EXPECT_EQ(R.back(), "-DX");
+  Args RF =
+      rewriteCommandLine({"k.cu"}, std::nullopt, false, "/tmp/fb", Include[1]);
+  EXPECT_NE(std::search(RF.begin(), RF.end(), Include.begin(), Include.end()),
+            RF.end());
+  // Without a path, nothing is included (and the flags are those above).
+  EXPECT_EQ(std::count(F.begin(), F.end(), "-include"), 1);
+  Args None = cudaParseFlags(cuda13(), {});
+  EXPECT_EQ(std::count(None.begin(), None.end(), "-include"), 0);
+}
+
+TEST(CudaInvocationTest, NvccCompatHeaderOnlyForCudaParses) {
+  EXPECT_TRUE(needsNvccCompatHeader({"k.cu"}, false));
+  EXPECT_TRUE(needsNvccCompatHeader({"k.cpp", "--", "-x", "cuda"}, false));
+  EXPECT_TRUE(needsNvccCompatHeader({"k.cu", "--", "--cuda-path=/opt"}, false));
+  EXPECT_FALSE(needsNvccCompatHeader({"main.cpp"}, false));
+  EXPECT_FALSE(needsNvccCompatHeader({"k.cu", "--", "-x", "c++"}, false));
+  EXPECT_FALSE(needsNvccCompatHeader({"-p", "build", "k.cu"}, false));
+  EXPECT_FALSE(needsNvccCompatHeader({"k.cu"}, true));
+  EXPECT_FALSE(needsNvccCompatHeader({"--list-checks"}, false));
+  // Not CUDA: nothing to include.
+  EXPECT_EQ(rewriteCommandLine({"main.cpp"}, cuda13(), false, "",
+                               "/tmp/c/cuda_lambda_tidy_nvcc_compat.h"),
+            (Args{"main.cpp", "--"}));
+}
+
 TEST(CudaInvocationTest, CudaToolkitNoneIsOurs) {
   Args A = {"--cuda-toolkit=none", "k.cu", "--", "--cuda-toolkit=none"};
   OwnOptions Own = takeOwnOptions(A);

@@ -166,4 +166,76 @@ TEST(FallbackHeadersTest, NoToolkitLibraries) {
   EXPECT_TRUE(AST->getDiagnostics().hasFatalErrorOccurred());
 }
 
+// nvcc accepts all of it; plain clang 22 rejects the managed variable in
+// device code and the integer max/min in host code.
+const char *NvccOnlyCode = R"cuda(
+__managed__ int ticks;
+__global__ void tick() { ++ticks; }
+__host__ __device__ int bounded(int a, int b) { return max(a, min(b, ticks)); }
+unsigned int blocks(unsigned int n) { ticks = 0; return max(1u, n / 128) + umin(n, 8u); }
+int *where() { return &ticks; }
+)cuda";
+
+/// \p Code parsed as CUDA in one pass with the toolkit, with the compat
+/// layer at \p CompatHeader when it is not empty, as the tool parses it.
+std::unique_ptr<clang::ASTUnit> parseWithToolkit(const std::string &Code,
+                                                 llvm::StringRef CompatHeader,
+                                                 test::Pass Side) {
+  std::vector<std::string> Args = cudaParseFlags(
+      CudaToolkit{CUDA_TOOLKIT_FOR_TESTS, 13, 0}, {}, CompatHeader);
+  Args.insert(
+      Args.end(),
+      {"-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS, "-std=c++17",
+       Side == test::Pass::Host ? "--cuda-host-only" : "--cuda-device-only"});
+  return clang::tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
+}
+
+TEST(FallbackHeadersTest, WritesTheNvccCompatHeader) {
+  WrittenFallback Written;
+  llvm::Expected<std::string> Path = writeNvccCompatHeader(Written.dir());
+  ASSERT_TRUE(bool(Path)) << llvm::toString(Path.takeError());
+  EXPECT_EQ(llvm::sys::path::filename(*Path), NvccCompatIncludeName);
+  EXPECT_EQ(nvccCompatHeader().Path, NvccCompatIncludeName);
+  auto Buffer = llvm::MemoryBuffer::getFile(*Path);
+  ASSERT_TRUE(bool(Buffer));
+  EXPECT_EQ((*Buffer)->getBuffer(), nvccCompatHeader().Text);
+}
+
+TEST(FallbackHeadersTest, NvccCompatHeaderMakesNvccOnlyCodeParse) {
+  WrittenFallback Written;
+  llvm::Expected<std::string> Path = writeNvccCompatHeader(Written.dir());
+  ASSERT_TRUE(bool(Path)) << llvm::toString(Path.takeError());
+  for (test::Pass Side : {test::Pass::Host, test::Pass::Device}) {
+    const char *Name = Side == test::Pass::Host ? "host" : "device";
+    std::unique_ptr<clang::ASTUnit> Plain =
+        parseWithToolkit(NvccOnlyCode, "", Side);
+    ASSERT_TRUE(Plain);
+    EXPECT_TRUE(Plain->getDiagnostics().hasErrorOccurred()) << Name;
+    std::unique_ptr<clang::ASTUnit> AST =
+        parseWithToolkit(NvccOnlyCode, *Path, Side);
+    ASSERT_TRUE(AST);
+    EXPECT_FALSE(AST->getDiagnostics().hasErrorOccurred()) << Name;
+    // The managed variable is a device variable clang lets host code use.
+    const auto *Ticks =
+        test::findFirst<clang::VarDecl>(*AST, varDecl(hasName("ticks")));
+    ASSERT_TRUE(Ticks);
+    EXPECT_TRUE(Ticks->hasAttr<clang::CUDADeviceAttr>()) << Name;
+  }
+  // Without a toolkit too, after the fallback header.
+  for (test::Pass Side : {test::Pass::Host, test::Pass::Device}) {
+    std::vector<std::string> Args =
+        fallbackParseFlags(Written.dir(), {}, *Path);
+    Args.insert(
+        Args.end(),
+        {"-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS, "-std=c++17",
+         Side == test::Pass::Host ? "--cuda-host-only" : "--cuda-device-only"});
+    std::unique_ptr<clang::ASTUnit> AST =
+        clang::tooling::buildASTFromCodeWithArgs(NvccOnlyCode, Args,
+                                                 "input.cu");
+    ASSERT_TRUE(AST);
+    EXPECT_FALSE(AST->getDiagnostics().hasErrorOccurred())
+        << (Side == test::Pass::Host ? "host" : "device") << " (fallback)";
+  }
+}
+
 } // namespace

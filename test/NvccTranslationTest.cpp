@@ -181,6 +181,47 @@ TEST(NvccTranslationTest, NoToolkitParsesAgainstTheFallback) {
   EXPECT_EQ(count(Host.Arguments, "-nocudainc"), 0);
 }
 
+// | (every CUDA command) | -include <run dir>/cuda_lambda_tidy_nvcc_compat.h |
+TEST(NvccTranslationTest, NvccCompatHeaderInEveryCudaCommand) {
+  NvccEnvironment Env = testEnv();
+  Env.NvccCompatHeader = "/tmp/run/cuda_lambda_tidy_nvcc_compat.h";
+  Env.FallbackDir = "/tmp/run/fallback";
+  const Args Include = {"-include", Env.NvccCompatHeader};
+  for (const char *Command :
+       {"/usr/local/cuda/bin/nvcc -c a.cu", "/opt/cuda-12.8/bin/nvcc -c a.cu",
+        "/usr/bin/ccache nvcc -x cu -c a.cpp -include pre.h",
+        "/nowhere/nvcc --extended-lambda -c a.cu"}) {
+    TranslatedCommand T = translateNvccCommand(split(Command), "/build", Env);
+    EXPECT_TRUE(T.IsCuda) << Command;
+    EXPECT_EQ(count(T.Arguments, Env.NvccCompatHeader), 1)
+        << joined(T.Arguments);
+    EXPECT_TRUE(has(T.Arguments, Include)) << joined(T.Arguments);
+  }
+  // After the fallback header, where there is no toolkit.
+  TranslatedCommand FB =
+      translateNvccCommand(split("/nowhere/nvcc -c a.cu"), "/build", Env);
+  auto Fallback = std::find(FB.Arguments.begin(), FB.Arguments.end(),
+                            "cuda_lambda_tidy_fallback.h");
+  auto Compat =
+      std::find(FB.Arguments.begin(), FB.Arguments.end(), Env.NvccCompatHeader);
+  EXPECT_LT(Fallback, Compat);
+  // Before the user's own -include, which nvcc also reads after its own
+  // headers.
+  TranslatedCommand Pre =
+      translateNvccCommand(split("nvcc -include pre.h -c a.cu"), "/build", Env);
+  auto Theirs = std::find(Pre.Arguments.begin(), Pre.Arguments.end(), "pre.h");
+  auto Ours = std::find(Pre.Arguments.begin(), Pre.Arguments.end(),
+                        Env.NvccCompatHeader);
+  EXPECT_LT(Ours, Theirs);
+  // Not CUDA: not included.
+  TranslatedCommand Host =
+      translateNvccCommand(split("nvcc -c h.cpp"), "/build", Env);
+  EXPECT_EQ(count(Host.Arguments, Env.NvccCompatHeader), 0);
+  // No layer written: nothing included.
+  TranslatedCommand Plain = translate("nvcc -c a.cu");
+  EXPECT_FALSE(hasPrefix(Plain.Arguments, "/tmp/run/"));
+}
+
 // | -x cu | -x cuda |
 TEST(NvccTranslationTest, LanguageCu) {
   TranslatedCommand T = translate("nvcc -c k.cpp -x cu");
@@ -299,19 +340,26 @@ TEST(NvccTranslationTest, RelaxedConstexpr) {
   EXPECT_EQ(count(T.Arguments, "--expt-relaxed-constexpr"), 0);
 }
 
-// | -rdc=true, --relocatable-device-code=true, -dc | -fgpu-rdc |
+// | -rdc=true, --relocatable-device-code=true, -dc | -fgpu-rdc
+// -D__CUDACC_RDC__=1 |
 TEST(NvccTranslationTest, RelocatableDeviceCode) {
   for (const char *Line :
        {"nvcc -rdc=true -c a.cu", "nvcc -rdc true -c a.cu",
         "nvcc --relocatable-device-code=true -c a.cu", "nvcc -dc a.cu"}) {
     TranslatedCommand T = translate(Line);
     EXPECT_EQ(count(T.Arguments, "-fgpu-rdc"), 1) << Line;
+    // What nvcc defines with -rdc=true, and cub reads; clang does not.
+    EXPECT_EQ(count(T.Arguments, "-D__CUDACC_RDC__=1"), 1) << Line;
     EXPECT_EQ(count(T.Arguments, "-c"), 1) << Line;
     EXPECT_FALSE(hasPrefix(T.Arguments, "-rdc")) << Line;
   }
   EXPECT_EQ(count(translate("nvcc -rdc=false -c a.cu").Arguments, "-fgpu-rdc"),
             0);
   EXPECT_EQ(count(translate("nvcc -dw a.cu").Arguments, "-fgpu-rdc"), 0);
+  EXPECT_FALSE(hasPrefix(translate("nvcc -rdc=false -c a.cu").Arguments,
+                         "-D__CUDACC_RDC__"));
+  EXPECT_FALSE(hasPrefix(translate("nvcc -rdc=true -c h.cpp").Arguments,
+                         "-D__CUDACC_RDC__"));
 }
 
 // | --options-file F | expanded (relative to the entry's directory) |
@@ -505,7 +553,8 @@ TEST(NvccTranslationTest, CMakeCommandLine) {
                    "-fgpu-rdc",
                    "--cuda-gpu-arch=sm_80",
                    "-D__CUDA_LAMBDA_TIDY_FROM_NVCC__=1",
-                   "-D__CUDACC_EXTENDED_LAMBDA__=1"};
+                   "-D__CUDACC_EXTENDED_LAMBDA__=1",
+                   "-D__CUDACC_RDC__=1"};
   EXPECT_EQ(T.Arguments, Expected) << joined(T.Arguments);
   EXPECT_TRUE(T.UnknownFlags.empty());
   EXPECT_TRUE(T.Problems.empty());

@@ -66,6 +66,12 @@ PLUGIN_CUDA_FLAGS = [
     "-Wno-unknown-cuda-version", "-Xclang", "-target-sdk-version=12.9",
 ]
 
+# The nvcc-compatibility layer, which the drop-in force-includes by itself:
+# a user of the plugin passes it with one flag (the README says so).
+NVCC_COMPAT_HEADER = (Path(__file__).resolve().parent.parent / "tool" /
+                      "compat" / "cuda_lambda_tidy_nvcc_compat.h")
+PLUGIN_NVCC_COMPAT_FLAGS = ["-include", str(NVCC_COMPAT_HEADER)]
+
 NVCC_FLAGS = ["-std=c++17", "--extended-lambda", "-arch=sm_80", "-c"]
 
 DIAG_RE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): "
@@ -153,8 +159,8 @@ class Route:
             return cmd
         host = ["--cuda-host-only"] if a.cuda_pass == "host" else []
         return [a.clang_tidy, f"--load={a.plugin}", checks, *fixture.tidy_args,
-                *extra, str(source), "--", *PLUGIN_CUDA_FLAGS, *host,
-                *fixture.run_args]
+                *extra, str(source), "--", *PLUGIN_CUDA_FLAGS,
+                *PLUGIN_NVCC_COMPAT_FLAGS, *host, *fixture.run_args]
 
 def run(cmd, cwd=None):
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True,

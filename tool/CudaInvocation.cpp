@@ -300,8 +300,18 @@ static bool newerThanClangKnows(const CudaToolkit &Toolkit) {
           Toolkit.Minor > NewestKnownCudaMinor);
 }
 
+/// Force-includes the nvcc-compatibility layer at \p Header, if any. The
+/// driver includes clang's CUDA runtime wrapper (and with it the toolkit's
+/// headers) before any -include, so the layer sees them.
+static void addNvccCompatHeader(std::vector<std::string> &Flags,
+                                llvm::StringRef Header) {
+  if (!Header.empty())
+    Flags.insert(Flags.end(), {"-include", Header.str()});
+}
+
 std::vector<std::string> cudaParseFlags(const CudaToolkit &Toolkit,
-                                        llvm::ArrayRef<std::string> UserArgs) {
+                                        llvm::ArrayRef<std::string> UserArgs,
+                                        llvm::StringRef NvccCompatHeader) {
   std::vector<std::string> Flags;
   if (explicitLanguage(UserArgs).empty())
     Flags.insert(Flags.end(), {"-x", "cuda"});
@@ -325,12 +335,14 @@ std::vector<std::string> cudaParseFlags(const CudaToolkit &Toolkit,
     if (!hasArgStartingWith(UserArgs, "-target-sdk-version"))
       Flags.insert(Flags.end(), {"-Xclang", "-target-sdk-version=12.9"});
   }
+  addNvccCompatHeader(Flags, NvccCompatHeader);
   return Flags;
 }
 
 std::vector<std::string>
 fallbackParseFlags(llvm::StringRef FallbackDir,
-                   llvm::ArrayRef<std::string> UserArgs) {
+                   llvm::ArrayRef<std::string> UserArgs,
+                   llvm::StringRef NvccCompatHeader) {
   std::vector<std::string> Flags;
   if (explicitLanguage(UserArgs).empty())
     Flags.insert(Flags.end(), {"-x", "cuda"});
@@ -356,6 +368,7 @@ fallbackParseFlags(llvm::StringRef FallbackDir,
                  {"-Xclang", "-target-sdk-version=" +
                                  std::to_string(NewestKnownCudaMajor) + "." +
                                  std::to_string(NewestKnownCudaMinor)});
+  addNvccCompatHeader(Flags, NvccCompatHeader);
   return Flags;
 }
 
@@ -383,10 +396,18 @@ bool needsFallbackHeaders(llvm::ArrayRef<std::string> Args,
          !hasArgStartingWith(CommandLine.CompilerArgs, "--cuda-path");
 }
 
+bool needsNvccCompatHeader(llvm::ArrayRef<std::string> Args,
+                           bool CompileDatabaseFound) {
+  ToolCommandLine CommandLine = parseToolCommandLine(Args);
+  return !leftAlone(CommandLine, CompileDatabaseFound) &&
+         wantsCuda(CommandLine);
+}
+
 std::vector<std::string>
 rewriteCommandLine(llvm::ArrayRef<std::string> Args,
                    const std::optional<CudaToolkit> &Toolkit,
-                   bool CompileDatabaseFound, llvm::StringRef FallbackDir) {
+                   bool CompileDatabaseFound, llvm::StringRef FallbackDir,
+                   llvm::StringRef NvccCompatHeader) {
   ToolCommandLine CommandLine = parseToolCommandLine(Args);
   if (leftAlone(CommandLine, CompileDatabaseFound))
     return Args.vec();
@@ -395,10 +416,12 @@ rewriteCommandLine(llvm::ArrayRef<std::string> Args,
   Result.push_back("--");
   std::vector<std::string> Flags;
   if (Toolkit && wantsCuda(CommandLine))
-    Flags = cudaParseFlags(*Toolkit, CommandLine.CompilerArgs);
+    Flags =
+        cudaParseFlags(*Toolkit, CommandLine.CompilerArgs, NvccCompatHeader);
   else if (!Toolkit && !FallbackDir.empty() &&
            needsFallbackHeaders(Args, CompileDatabaseFound))
-    Flags = fallbackParseFlags(FallbackDir, CommandLine.CompilerArgs);
+    Flags = fallbackParseFlags(FallbackDir, CommandLine.CompilerArgs,
+                               NvccCompatHeader);
   Result.insert(Result.end(), Flags.begin(), Flags.end());
   Result.insert(Result.end(), CommandLine.CompilerArgs.begin(),
                 CommandLine.CompilerArgs.end());

@@ -101,32 +101,44 @@ std::string explicitLanguage(llvm::ArrayRef<std::string> CompilerArgs);
 
 /// The flags clang 22 needs to parse CUDA with \p Toolkit, leaving out any
 /// the user already chose in \p UserArgs. Prepended, so the user's flags
-/// also win on anything both set.
+/// also win on anything both set. With \p NvccCompatHeader (the path of the
+/// nvcc-compatibility layer, FallbackHeaders.h), it is force-included.
 std::vector<std::string> cudaParseFlags(const CudaToolkit &Toolkit,
-                                        llvm::ArrayRef<std::string> UserArgs);
+                                        llvm::ArrayRef<std::string> UserArgs,
+                                        llvm::StringRef NvccCompatHeader = "");
 
 /// The flags clang 22 needs to parse CUDA without a toolkit, against the
 /// bundled fallback headers written to \p FallbackDir (FallbackHeaders.h),
-/// leaving out any the user already chose in \p UserArgs.
+/// leaving out any the user already chose in \p UserArgs; with
+/// \p NvccCompatHeader, it is force-included after the fallback header.
 std::vector<std::string>
 fallbackParseFlags(llvm::StringRef FallbackDir,
-                   llvm::ArrayRef<std::string> UserArgs);
+                   llvm::ArrayRef<std::string> UserArgs,
+                   llvm::StringRef NvccCompatHeader = "");
 
 /// The argument vector (without argv[0]) to hand to clang-tidy's main.
 /// \p CompileDatabaseFound says whether clang-tidy would find a
 /// compile_commands.json for the sources by itself; then, as with `-p`, the
 /// command line is left alone. Without \p Toolkit, CUDA sources are parsed
 /// against the fallback headers in \p FallbackDir (when it is not empty).
+/// Either way \p NvccCompatHeader, when not empty, is force-included.
 std::vector<std::string>
 rewriteCommandLine(llvm::ArrayRef<std::string> Args,
                    const std::optional<CudaToolkit> &Toolkit,
-                   bool CompileDatabaseFound, llvm::StringRef FallbackDir = "");
+                   bool CompileDatabaseFound, llvm::StringRef FallbackDir = "",
+                   llvm::StringRef NvccCompatHeader = "");
 
 /// Whether rewriteCommandLine, given no toolkit, parses \p Args against the
 /// fallback headers: it lints CUDA sources, and the compiler arguments name
 /// no toolkit (`--cuda-path`) of their own.
 bool needsFallbackHeaders(llvm::ArrayRef<std::string> Args,
                           bool CompileDatabaseFound);
+
+/// Whether rewriteCommandLine may set up a CUDA parse for \p Args, and so
+/// wants the nvcc-compatibility layer written: it lints CUDA sources with no
+/// compile database.
+bool needsNvccCompatHeader(llvm::ArrayRef<std::string> Args,
+                           bool CompileDatabaseFound);
 
 /// \p Args with clang's resource directory (builtin headers and the CUDA
 /// wrapper headers) set to \p ResourceDir for every compile command, unless

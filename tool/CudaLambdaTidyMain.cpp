@@ -92,6 +92,14 @@ llvm::Error useFallbackHeaders(llvm::StringRef Dir, llvm::StringRef Reason) {
   return llvm::Error::success();
 }
 
+/// Writes the nvcc-compatibility layer into \p Dir and returns its path.
+llvm::Expected<std::string> useNvccCompatHeader(llvm::StringRef Dir) {
+  llvm::Expected<std::string> Path = writeNvccCompatHeader(Dir);
+  if (Path)
+    llvm::sys::RemoveFileOnSignal(*Path);
+  return Path;
+}
+
 /// Why a run without --cuda-toolkit=none found no toolkit.
 std::string noToolkitFound() {
   return std::string("no CUDA toolkit found (") + ToolkitSearchOrder + ")";
@@ -158,6 +166,10 @@ int runWithDatabase(const char *Argv0, llvm::ArrayRef<std::string> Args,
 
   NvccEnvironment Env = nvccEnvironment(Own);
   Env.FallbackDir = FallbackDir.str().str();
+  llvm::Expected<std::string> CompatHeader = useNvccCompatHeader(*TempDir);
+  if (!CompatHeader)
+    return inputError(llvm::toString(CompatHeader.takeError()));
+  Env.NvccCompatHeader = *CompatHeader;
   llvm::Expected<DatabaseTranslation> Translated = translateCompileDatabase(
       (*Buffer)->getBuffer(), Env, Own.AllowPlugins);
   if (!Translated)
@@ -543,7 +555,19 @@ int main(int argc, const char **argv) {
             FallbackDir, Own.NoToolkit ? ToolkitDisabled : noToolkitFound()))
       return inputError(llvm::toString(std::move(Failed)));
   }
-  return runClangTidy(
-      argv[0], rewriteCommandLine(Args, Toolkit,
-                                  /*CompileDatabaseFound=*/false, FallbackDir));
+  std::string CompatHeader;
+  if (needsNvccCompatHeader(Args, /*CompileDatabaseFound=*/false)) {
+    llvm::Expected<std::string> Dir =
+        temporaryDirectories().create("cuda-lambda-tidy-compat");
+    if (!Dir)
+      return inputError(llvm::toString(Dir.takeError()));
+    llvm::Expected<std::string> Header = useNvccCompatHeader(*Dir);
+    if (!Header)
+      return inputError(llvm::toString(Header.takeError()));
+    CompatHeader = *Header;
+  }
+  return runClangTidy(argv[0],
+                      rewriteCommandLine(Args, Toolkit,
+                                         /*CompileDatabaseFound=*/false,
+                                         FallbackDir, CompatHeader));
 }

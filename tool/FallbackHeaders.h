@@ -1,9 +1,10 @@
 //===--- FallbackHeaders.h - cuda-lambda-tidy ---------------------------===//
 //
-// Parsing CUDA without a toolkit: the small header bundled with the tool
-// (tool/fallback/), compiled into the binary so that the binary works
-// wherever it is copied, and written to a private directory of a run that
-// needs it.
+// The headers bundled with the tool, compiled into the binary so that the
+// binary works wherever it is copied, and written to a private directory of
+// a run that needs them: the small header for parsing CUDA without a
+// toolkit (tool/fallback/), and the nvcc-compatibility layer force-included
+// into every CUDA parse the tool sets up (tool/compat/).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,19 @@ llvm::ArrayRef<FallbackHeader> fallbackHeaders();
 
 /// Writes every bundled header below \p Dir, which must exist.
 llvm::Error writeFallbackHeaders(llvm::StringRef Dir);
+
+/// The nvcc-compatibility layer: what nvcc accepts and clang rejects for
+/// want of a declaration (`__managed__`, host min/max). Force-included after
+/// the toolkit's (or the fallback) headers into every CUDA parse the tool
+/// sets up; plugin users pass it with `-include` themselves.
+constexpr const char *NvccCompatIncludeName = "cuda_lambda_tidy_nvcc_compat.h";
+
+/// The bundled nvcc-compatibility layer.
+const FallbackHeader &nvccCompatHeader();
+
+/// Writes the nvcc-compatibility layer into \p Dir, which must exist, and
+/// returns its path there.
+llvm::Expected<std::string> writeNvccCompatHeader(llvm::StringRef Dir);
 
 /// The one line, first on stderr, that says a run parses CUDA against the
 /// bundled header and what that costs; \p Reason says why there is no

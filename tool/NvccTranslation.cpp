@@ -595,18 +595,23 @@ TranslatedCommand Translator::finish(llvm::StringRef Nvcc) {
     Translated.push_back("-D__CUDACC_EXTENDED_LAMBDA__=1");
   if (RelaxedConstexpr)
     Translated.push_back("-D__CUDACC_RELAXED_CONSTEXPR__=1");
+  // nvcc defines it with -rdc=true; clang's -fgpu-rdc only __CLANG_RDC__.
+  // cub keys its device-side (CDP) paths on it.
+  if (Rdc && Result.IsCuda)
+    Translated.push_back("-D__CUDACC_RDC__=1");
 
   Result.Arguments = {Env.ClangDriver};
   if (Result.IsCuda) {
     std::optional<CudaToolkit> Toolkit =
         Env.ToolkitOf ? Env.ToolkitOf(Nvcc) : std::nullopt;
     if (Toolkit) {
-      std::vector<std::string> Flags = cudaParseFlags(*Toolkit, Translated);
+      std::vector<std::string> Flags =
+          cudaParseFlags(*Toolkit, Translated, Env.NvccCompatHeader);
       Result.Arguments.insert(Result.Arguments.end(), Flags.begin(),
                               Flags.end());
     } else if (!Env.FallbackDir.empty()) {
       std::vector<std::string> Flags =
-          fallbackParseFlags(Env.FallbackDir, Translated);
+          fallbackParseFlags(Env.FallbackDir, Translated, Env.NvccCompatHeader);
       Result.Arguments.insert(Result.Arguments.end(), Flags.begin(),
                               Flags.end());
       Result.UsesFallback = true;

@@ -48,6 +48,9 @@ struct NvccEnvironment {
   /// command whose nvcc has no toolkit is parsed against them. Empty: such a
   /// command gets no CUDA flags, and a problem says so.
   std::string FallbackDir;
+  /// The nvcc-compatibility layer written for this run (FallbackHeaders.h),
+  /// force-included into every CUDA command translated. Empty: none.
+  std::string NvccCompatHeader;
 };
 
 struct TranslatedCommand {
