@@ -28,7 +28,15 @@ public:
     return LangOpts.CUDA;
   }
 
+  /// How device code uses a host variable (defined in the .cpp).
+  enum class Use;
+
 private:
+  /// How device code that names \p Var at \p Ref uses it; \p Owner is set
+  /// to the host function whose static local \p Var is.
+  Use judgeUse(const Expr &Ref, const VarDecl &Var,
+               const utils::Ancestry &Above, ASTContext &Ctx,
+               const FunctionDecl *&Owner) const;
   /// \p Ref names \p Var in device code.
   void checkUse(const Expr &Ref, const VarDecl &Var,
                 const utils::Ancestry &Above, ASTContext &Ctx);
