@@ -161,6 +161,31 @@ bool hasDependentValue(const VarDecl &Var) {
   return Init && Init->isValueDependent();
 }
 
+/// Whether \p Function is a constexpr function (not a lambda, which nvcc
+/// compiles as the code around it) that runs on the device: nvcc compiles
+/// its body for the device only when a call evaluates it at run time.
+bool isConstexprDeviceFunction(const FunctionDecl &Function) {
+  return Function.isConstexpr() && !isLambdaCallOperator(&Function) &&
+         spaceOf(Function) != Space::Host;
+}
+
+/// Whether \p Kind needs the storage of a host constant, which a constexpr
+/// function needs only when it is evaluated at run time.
+bool needsStorage(Use Kind) {
+  return Kind == Use::Reference || Kind == Use::Address ||
+         Kind == Use::MemberCall || Kind == Use::ArrayIndex;
+}
+
+/// Whether the call \p Call is folded to a value that keeps nothing of the
+/// host's storage (not an address): nvcc then does not evaluate it on the
+/// device.
+bool isFoldedToValue(const CallExpr &Call, const ASTContext &Ctx) {
+  if (Call.getType()->isVoidType() || canHoldAddress(Call.getType(), Ctx))
+    return false;
+  Expr::EvalResult Folded;
+  return Call.EvaluateAsRValue(Folded, Ctx) && !Folded.Val.isLValue();
+}
+
 /// The host variable that the reference variable \p Var is bound to when its
 /// initializer names one (`const int &r = limit;`): device code that reads
 /// `r` reads that variable, and nvcc folds it where it would fold the
@@ -271,21 +296,42 @@ void HostVariableInDeviceCodeCheck::check(
   const std::optional<utils::Callable> Code = utils::matchedCallable(Result);
   if (!Code)
     return;
+  const FunctionDecl &Function = Code->function();
+  const bool DevicePass = getLangOpts().CUDAIsDevice;
   // __host__ __device__ code is reported in the device pass only: that pass
   // sees what the device compiles (`#ifndef __CUDA_ARCH__` branches are gone),
-  // the host pass sees the host's branches instead.
-  switch (spaceOf(Code->function())) {
+  // the host pass sees the host's branches instead. Host code is walked for
+  // its calls only: a __host__ __device__ constexpr function that host code
+  // evaluates at run time is compiled for the device too (nvcc 13).
+  bool DeviceCode = false;
+  switch (spaceOf(Function)) {
   case Space::Host:
-    return;
-  case Space::HostDevice:
-    if (!getLangOpts().CUDAIsDevice)
+    if (!DevicePass ||
+        (Function.isConstexpr() && !isLambdaCallOperator(&Function)))
       return;
     break;
+  case Space::HostDevice:
+    if (!DevicePass)
+      return;
+    DeviceCode = true;
+    break;
   case Space::Device:
+    DeviceCode = true;
     break;
   }
+  // A constexpr function's uses of host constants are judged at the calls
+  // that evaluate it at run time, and so are the calls it makes.
+  const bool InConstexpr = isConstexprDeviceFunction(Function);
   const SourceManager &SM = *Result.SourceManager;
+  ASTContext &Ctx = *Result.Context;
   Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList Above) {
+    if (const auto *Call = Node.get<CallExpr>()) {
+      if (!InConstexpr)
+        checkCall(*Call, utils::Ancestry(Node, Above), Ctx, !DeviceCode);
+      return;
+    }
+    if (!DeviceCode)
+      return;
     const VarDecl *Var = staticVariableNamedBy(Node);
     if (!Var)
       return;
@@ -297,7 +343,7 @@ void HostVariableInDeviceCodeCheck::check(
       return;
     if (utils::isExpansionInSystemHeader(Ref.getBeginLoc(), SM))
       return;
-    checkUse(Ref, *Var, utils::Ancestry(Node, Above), *Result.Context);
+    checkUse(Ref, *Var, utils::Ancestry(Node, Above), Ctx, InConstexpr);
   });
 }
 
@@ -390,15 +436,127 @@ static SourceLocation nameLocation(const Expr &Ref) {
                                : cast<MemberExpr>(Ref).getMemberLoc();
 }
 
+std::optional<HostVariableInDeviceCodeCheck::StorageUse>
+HostVariableInDeviceCodeCheck::storageUseOf(const FunctionDecl &Callee,
+                                            ASTContext &Ctx) {
+  const FunctionDecl *Function = Callee.getDefinition();
+  if (!Function || !isConstexprDeviceFunction(*Function) ||
+      utils::isExpansionInSystemHeader(Function->getLocation(),
+                                       Ctx.getSourceManager()))
+    return std::nullopt;
+  // What the device compiles of a __host__ __device__ function is what the
+  // device pass sees.
+  if (spaceOf(*Function) == Space::HostDevice && !getLangOpts().CUDAIsDevice)
+    return std::nullopt;
+  // Marked as having none while it is walked: a recursive call adds nothing.
+  if (auto [It, New] = StorageUses.try_emplace(Function); !New)
+    return It->second.Var ? std::optional(It->second) : std::nullopt;
+
+  StorageUse Found;
+  utils::forEachNodeOf(*Function, [&](const DynTypedNode &Node,
+                                      utils::AncestorList Above) {
+    if (Found.Var)
+      return;
+    if (const auto *Call = Node.get<CallExpr>()) {
+      if (std::optional<StorageUse> Inner = storageUseAtRunTime(
+              *Call, utils::Ancestry(Node, Above), Ctx))
+        Found = *Inner;
+      return;
+    }
+    const VarDecl *Var = staticVariableNamedBy(Node);
+    if (!Var)
+      return;
+    const auto &Ref = *Node.get<Expr>();
+    const FunctionDecl *Owner = nullptr;
+    const Use Kind =
+        judgeUse(Ref, *Var, utils::Ancestry(Node, Above), Ctx, Owner);
+    if (needsStorage(Kind))
+      Found = {Var, nameLocation(Ref), Kind};
+  });
+  StorageUses[Function] = Found;
+  return Found.Var ? std::optional(Found) : std::nullopt;
+}
+
+std::optional<HostVariableInDeviceCodeCheck::StorageUse>
+HostVariableInDeviceCodeCheck::storageUseAtRunTime(
+    const CallExpr &Call, const utils::Ancestry &Above, ASTContext &Ctx) {
+  // In a template's pattern, the instantiations tell.
+  if (Call.isTypeDependent() || Call.isValueDependent())
+    return std::nullopt;
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || !Callee->isConstexpr())
+    return std::nullopt;
+  std::optional<StorageUse> Found = storageUseOf(*Callee, Ctx);
+  // A call in a constant expression, or one nvcc folds to a value, is not
+  // evaluated on the device.
+  if (!Found || isInConstantContext(Call, Above, Ctx) ||
+      isFoldedToValue(Call, Ctx))
+    return std::nullopt;
+  return Found;
+}
+
+void HostVariableInDeviceCodeCheck::checkCall(const CallExpr &Call,
+                                              const utils::Ancestry &Above,
+                                              ASTContext &Ctx, bool FromHost) {
+  const FunctionDecl *Called = Call.getDirectCallee();
+  // Host code calls __host__ __device__ functions only (a __device__ one at
+  // run time is another error, which clang reports).
+  if (!Called || !Called->isConstexpr() ||
+      (FromHost && spaceOf(*Called) != Space::HostDevice))
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (utils::isExpansionInSystemHeader(Call.getBeginLoc(), SM))
+    return;
+  const std::optional<StorageUse> Found =
+      storageUseAtRunTime(Call, Above, Ctx);
+  if (!Found)
+    return;
+  const FunctionDecl &Callee = *Called;
+  // At the function's name (at the operator for an operator call); once
+  // for all instantiations of a template around the call.
+  const SourceLocation Loc =
+      isa<CXXOperatorCallExpr>(Call)
+          ? Call.getExprLoc()
+          : Call.getCallee()->IgnoreParenImpCasts()->getExprLoc();
+  const FunctionDecl *Pattern = Callee.getTemplateInstantiationPattern();
+  if (!Pattern)
+    Pattern = &Callee;
+  if (!Reported.insert({SM.getExpansionLoc(Loc), Pattern->getCanonicalDecl()})
+           .second)
+    return;
+
+  const std::string Name = nameOf(*Found->Var);
+  diag(Loc, "constexpr function '%0' is evaluated at run time here, so nvcc "
+            "compiles it for the device, where it %select{binds a reference "
+            "to host constant|takes the address of host constant|calls a "
+            "member function of host constant|indexes host array}1 '%2', "
+            "which exists only in host memory; call it with constant "
+            "arguments, or declare '%2' __constant__")
+      << Callee.getNameAsString()
+      << (Found->Kind == Use::Reference ? 0
+          : Found->Kind == Use::Address ? 1
+          : Found->Kind == Use::MemberCall ? 2
+                                           : 3)
+      << Name;
+  diag(Found->Loc, "'%0' used here", DiagnosticIDs::Note) << Name;
+  diag(Found->Var->getLocation(), "'%0' declared here", DiagnosticIDs::Note)
+      << Name;
+}
+
 void HostVariableInDeviceCodeCheck::checkUse(const Expr &Ref,
                                              const VarDecl &Variable,
                                              const utils::Ancestry &Above,
-                                             ASTContext &Ctx) {
+                                             ASTContext &Ctx,
+                                             bool InConstexpr) {
   const VarDecl *Var = &Variable;
   const SourceManager &SM = Ctx.getSourceManager();
   const FunctionDecl *Owner = nullptr;
   const Use Kind = judgeUse(Ref, *Var, Above, Ctx, Owner);
   if (Kind == Use::Fine || Kind == Use::Unknown)
+    return;
+  // A constexpr function that needs a host constant's storage is fine as
+  // long as every call folds it; the calls that do not are reported.
+  if (InConstexpr && needsStorage(Kind))
     return;
 
   // One report per use, not one per instantiation of the template whose
