@@ -15,7 +15,21 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
+enum class HostVariableInDeviceCodeCheck::Use {
+  Fine,          ///< a value the compilers fold, or nothing at all
+  Variable,      ///< a host variable named in device code
+  LambdaObject,  ///< a host closure object called or used in device code
+  NoInitializer, ///< an extern const without a visible initializer
+  Reference,     ///< a reference bound to a host constant
+  Address,       ///< the address of a host constant
+  MemberCall,    ///< a member function called on a host constant object
+  ArrayIndex,    ///< a host constant array indexed at run time
+  Unknown,       ///< decided in a template's instantiations
+};
+
 namespace {
+
+using Use = HostVariableInDeviceCodeCheck::Use;
 
 class ManagedCollector : public PPCallbacks {
 public:
@@ -88,10 +102,19 @@ bool isCompileTimeConstant(const VarDecl &Var, ASTContext &Ctx) {
   return Var.getInit()->EvaluateAsRValue(Value, Ctx);
 }
 
-/// Whether \p E is evaluated at compile time: it lies inside a constant
-/// expression (an array bound, a template argument, `if constexpr`, a case
-/// label, a static_assert, an enumerator) or a constexpr variable's
-/// initializer.
+/// Whether a value of type \p T can hold an address: a constant of such a
+/// type may be the address of a host variable, which the device cannot use.
+bool canHoldAddress(QualType T, const ASTContext &Ctx) {
+  T = Ctx.getBaseElementType(T.getNonReferenceType());
+  return T->isPointerType() || T->isReferenceType();
+}
+
+/// Whether \p E is evaluated at compile time into a value that keeps nothing
+/// of the host's storage: it lies inside a constant expression (an array
+/// bound, a template argument, `if constexpr`, a case label, a
+/// static_assert, an enumerator, a noexcept specification, alignas) or in
+/// the initializer of a constexpr or constant `const` local that is not a
+/// pointer or a reference.
 bool isInConstantContext(const Expr &E, const utils::Ancestry &Above,
                          ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(E);
@@ -103,24 +126,15 @@ bool isInConstantContext(const Expr &E, const utils::Ancestry &Above,
         Node.get<TemplateArgumentLoc>() || Node.get<StaticAssertDecl>() ||
         Node.get<EnumConstantDecl>())
       return true;
+    if (const auto *A = Node.get<Attr>())
+      return isa<AlignedAttr>(A);
     if (const auto *Var = Node.get<VarDecl>())
-      return isCompileTimeConstant(*Var, Ctx);
+      return isCompileTimeConstant(*Var, Ctx) &&
+             !canHoldAddress(Var->getType(), Ctx);
     if (!Node.get<Expr>())
       return false;
   }
 }
-
-enum class Use {
-  Fine,          ///< a value the compilers fold, or nothing at all
-  Variable,      ///< a host variable named in device code
-  LambdaObject,  ///< a host closure object called or used in device code
-  NoInitializer, ///< an extern const without a visible initializer
-  Reference,     ///< a reference bound to a host constant
-  Address,       ///< the address of a host constant
-  MemberCall,    ///< a member function called on a host constant object
-  ArrayIndex,    ///< a host constant array indexed at run time
-  Unknown,       ///< decided in a template's instantiations
-};
 
 bool isClosure(QualType T) {
   const auto *RD = T->getAsCXXRecordDecl();
@@ -135,6 +149,41 @@ bool hasFoldableValue(const VarDecl &Var) {
     Def = Var.getInitializingDeclaration();
   return Def && Def->hasInit() && !Def->getInit()->isValueDependent() &&
          Def->hasConstantInitialization();
+}
+
+/// Whether \p Var's value depends on template parameters: a variable of a
+/// template's pattern (`static constexpr kind_t kind = K;`), whose value
+/// only its instantiations know.
+bool hasDependentValue(const VarDecl &Var) {
+  if (Var.getType()->isDependentType())
+    return true;
+  const Expr *Init = Var.getAnyInitializer();
+  return Init && Init->isValueDependent();
+}
+
+/// Whether \p Function is a constexpr function (not a lambda, which nvcc
+/// compiles as the code around it) that runs on the device: nvcc compiles
+/// its body for the device only when a call evaluates it at run time.
+bool isConstexprDeviceFunction(const FunctionDecl &Function) {
+  return Function.isConstexpr() && !isLambdaCallOperator(&Function) &&
+         spaceOf(Function) != Space::Host;
+}
+
+/// Whether \p Kind needs the storage of a host constant, which a constexpr
+/// function needs only when it is evaluated at run time.
+bool needsStorage(Use Kind) {
+  return Kind == Use::Reference || Kind == Use::Address ||
+         Kind == Use::MemberCall || Kind == Use::ArrayIndex;
+}
+
+/// Whether the call \p Call is folded to a value that keeps nothing of the
+/// host's storage (not an address): nvcc then does not evaluate it on the
+/// device.
+bool isFoldedToValue(const CallExpr &Call, const ASTContext &Ctx) {
+  if (Call.getType()->isVoidType() || canHoldAddress(Call.getType(), Ctx))
+    return false;
+  Expr::EvalResult Folded;
+  return Call.EvaluateAsRValue(Folded, Ctx) && !Folded.Val.isLValue();
 }
 
 /// The host variable that the reference variable \p Var is bound to when its
@@ -247,21 +296,42 @@ void HostVariableInDeviceCodeCheck::check(
   const std::optional<utils::Callable> Code = utils::matchedCallable(Result);
   if (!Code)
     return;
+  const FunctionDecl &Function = Code->function();
+  const bool DevicePass = getLangOpts().CUDAIsDevice;
   // __host__ __device__ code is reported in the device pass only: that pass
   // sees what the device compiles (`#ifndef __CUDA_ARCH__` branches are gone),
-  // the host pass sees the host's branches instead.
-  switch (spaceOf(Code->function())) {
+  // the host pass sees the host's branches instead. Host code is walked for
+  // its calls only: a __host__ __device__ constexpr function that host code
+  // evaluates at run time is compiled for the device too (nvcc 13).
+  bool DeviceCode = false;
+  switch (spaceOf(Function)) {
   case Space::Host:
-    return;
-  case Space::HostDevice:
-    if (!getLangOpts().CUDAIsDevice)
+    if (!DevicePass ||
+        (Function.isConstexpr() && !isLambdaCallOperator(&Function)))
       return;
     break;
+  case Space::HostDevice:
+    if (!DevicePass)
+      return;
+    DeviceCode = true;
+    break;
   case Space::Device:
+    DeviceCode = true;
     break;
   }
+  // A constexpr function's uses of host constants are judged at the calls
+  // that evaluate it at run time, and so are the calls it makes.
+  const bool InConstexpr = isConstexprDeviceFunction(Function);
   const SourceManager &SM = *Result.SourceManager;
+  ASTContext &Ctx = *Result.Context;
   Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList Above) {
+    if (const auto *Call = Node.get<CallExpr>()) {
+      if (!InConstexpr)
+        checkCall(*Call, utils::Ancestry(Node, Above), Ctx, !DeviceCode);
+      return;
+    }
+    if (!DeviceCode)
+      return;
     const VarDecl *Var = staticVariableNamedBy(Node);
     if (!Var)
       return;
@@ -273,83 +343,229 @@ void HostVariableInDeviceCodeCheck::check(
       return;
     if (utils::isExpansionInSystemHeader(Ref.getBeginLoc(), SM))
       return;
-    checkUse(Ref, *Var, utils::Ancestry(Node, Above), *Result.Context);
+    checkUse(Ref, *Var, utils::Ancestry(Node, Above), Ctx, InConstexpr);
   });
 }
 
-void HostVariableInDeviceCodeCheck::checkUse(const Expr &Reference,
-                                             const VarDecl &Variable,
-                                             const utils::Ancestry &Above,
-                                             ASTContext &Ctx) {
-  const Expr *Ref = &Reference;
-  const VarDecl *Var = &Variable;
+Use HostVariableInDeviceCodeCheck::judgeUse(const Expr &Ref,
+                                            const VarDecl &Var,
+                                            const utils::Ancestry &Above,
+                                            ASTContext &Ctx,
+                                            const FunctionDecl *&Owner) const {
   const SourceManager &SM = Ctx.getSourceManager();
+  Owner = nullptr;
 
   // Only names the compiler would resolve in device code count: a reference
   // in sizeof or decltype does not reach the device.
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Ref);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(&Ref);
       DRE && DRE->isNonOdrUse() == NOUR_Unevaluated)
-    return;
-  if (const auto *ME = dyn_cast<MemberExpr>(Ref);
+    return Use::Fine;
+  if (const auto *ME = dyn_cast<MemberExpr>(&Ref);
       ME && ME->isNonOdrUse() == NOUR_Unevaluated)
-    return;
+    return Use::Fine;
 
   // Device variables, whatever their storage.
-  if (hasWritten<CUDADeviceAttr>(*Var) || hasWritten<CUDAConstantAttr>(*Var) ||
-      Var->hasAttr<CUDASharedAttr>() || Var->hasAttr<HIPManagedAttr>())
-    return;
-  for (const VarDecl *Redecl : Var->redecls()) {
+  if (hasWritten<CUDADeviceAttr>(Var) || hasWritten<CUDAConstantAttr>(Var) ||
+      Var.hasAttr<CUDASharedAttr>() || Var.hasAttr<HIPManagedAttr>())
+    return Use::Fine;
+  for (const VarDecl *Redecl : Var.redecls()) {
     SourceLocation Name = SM.getExpansionLoc(Redecl->getLocation());
     SourceLocation Begin = SM.getExpansionLoc(Redecl->getBeginLoc());
     for (SourceLocation Managed : ManagedExpansions)
       if (!SM.isBeforeInTranslationUnit(Managed, Begin) &&
           SM.isBeforeInTranslationUnit(Managed, Name))
-        return;
+        return Use::Fine;
   }
   // A static local of device or host-device code lives on the device (a
   // host-device function's is cuda-static-in-host-device-function's concern).
-  const FunctionDecl *Owner = nullptr;
-  if (Var->isStaticLocal()) {
-    Owner = dyn_cast_or_null<FunctionDecl>(Var->getParentFunctionOrMethod());
+  if (Var.isStaticLocal()) {
+    Owner = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod());
     if (Owner && spaceOf(*Owner) != Space::Host)
-      return;
+      return Use::Fine;
   }
+
+  // A name in a constant expression (static_assert, a template argument, an
+  // array bound, `if constexpr`, an enumerator, a constexpr local's value)
+  // is not read on the device, whatever it names.
+  if (isInConstantContext(Ref, Above, Ctx))
+    return Use::Fine;
 
   // A reference variable is judged by what it is bound to, when it names
   // it; the findings still name the reference, which is what the code says.
-  const VarDecl *Object = Var;
-  if (const VarDecl *Bound = boundVariable(*Var))
+  const VarDecl *Object = &Var;
+  if (const VarDecl *Bound = boundVariable(Var))
     Object = Bound;
+  // In a template's pattern a member such as `static constexpr kind_t kind =
+  // K;` has no value yet: the instantiations, whose use names the
+  // instantiated member and its value, tell.
+  if (hasDependentValue(Var) || hasDependentValue(*Object))
+    return Use::Unknown;
   Use Kind = Use::Variable;
   QualType T = Object->getType();
   if (T.isConstQualified() && !T.isVolatileQualified() &&
       !T->isReferenceType()) {
     Kind = hasFoldableValue(*Object)
-               ? classifyConstantUse(*Ref, *Object, Above, Ctx)
+               ? classifyConstantUse(Ref, *Object, Above, Ctx)
                : (Object->hasExternalStorage() ? Use::NoInitializer
                                                : Use::Variable);
   }
   if (Kind == Use::Variable && isClosure(T))
     Kind = Use::LambdaObject;
-  if (Kind == Use::Fine || Kind == Use::Unknown)
-    return;
+  return Kind;
+}
 
-  // At the name itself, after any `ns::` or `object.` before it.
-  SourceLocation Loc = isa<DeclRefExpr>(Ref)
-                           ? cast<DeclRefExpr>(Ref)->getLocation()
-                           : cast<MemberExpr>(Ref)->getMemberLoc();
-  // One report per use, not one per instantiation of the class template
-  // whose static member it names.
-  const VarDecl *Pattern = Var;
-  if (const VarDecl *From = Var->getInstantiatedFromStaticDataMember())
-    Pattern = From;
+/// The declaration a finding about \p Var is reported once for: that of
+/// the template whose instantiations \p Var is one of, or \p Var itself.
+static const Decl *reportedDecl(const VarDecl &Var) {
+  if (const VarDecl *From = Var.getInstantiatedFromStaticDataMember())
+    return From->getCanonicalDecl();
+  if (const auto *Spec = dyn_cast<VarTemplateSpecializationDecl>(&Var))
+    return Spec->getSpecializedTemplate()->getCanonicalDecl();
+  return Var.getCanonicalDecl();
+}
+
+static std::string nameOf(const VarDecl &Var) {
+  return Var.isStaticDataMember() ? Var.getQualifiedNameAsString()
+                                  : Var.getNameAsString();
+}
+
+/// Where a finding about the use \p Ref is reported: at the name itself,
+/// after any `ns::` or `object.` before it.
+static SourceLocation nameLocation(const Expr &Ref) {
+  return isa<DeclRefExpr>(Ref) ? cast<DeclRefExpr>(Ref).getLocation()
+                               : cast<MemberExpr>(Ref).getMemberLoc();
+}
+
+std::optional<HostVariableInDeviceCodeCheck::StorageUse>
+HostVariableInDeviceCodeCheck::storageUseOf(const FunctionDecl &Callee,
+                                            ASTContext &Ctx) {
+  const FunctionDecl *Function = Callee.getDefinition();
+  if (!Function || !isConstexprDeviceFunction(*Function) ||
+      utils::isExpansionInSystemHeader(Function->getLocation(),
+                                       Ctx.getSourceManager()))
+    return std::nullopt;
+  // What the device compiles of a __host__ __device__ function is what the
+  // device pass sees.
+  if (spaceOf(*Function) == Space::HostDevice && !getLangOpts().CUDAIsDevice)
+    return std::nullopt;
+  // Marked as having none while it is walked: a recursive call adds nothing.
+  if (auto [It, New] = StorageUses.try_emplace(Function); !New)
+    return It->second.Var ? std::optional(It->second) : std::nullopt;
+
+  StorageUse Found;
+  utils::forEachNodeOf(*Function, [&](const DynTypedNode &Node,
+                                      utils::AncestorList Above) {
+    if (Found.Var)
+      return;
+    if (const auto *Call = Node.get<CallExpr>()) {
+      if (std::optional<StorageUse> Inner = storageUseAtRunTime(
+              *Call, utils::Ancestry(Node, Above), Ctx))
+        Found = *Inner;
+      return;
+    }
+    const VarDecl *Var = staticVariableNamedBy(Node);
+    if (!Var)
+      return;
+    const auto &Ref = *Node.get<Expr>();
+    const FunctionDecl *Owner = nullptr;
+    const Use Kind =
+        judgeUse(Ref, *Var, utils::Ancestry(Node, Above), Ctx, Owner);
+    if (needsStorage(Kind))
+      Found = {Var, nameLocation(Ref), Kind};
+  });
+  StorageUses[Function] = Found;
+  return Found.Var ? std::optional(Found) : std::nullopt;
+}
+
+std::optional<HostVariableInDeviceCodeCheck::StorageUse>
+HostVariableInDeviceCodeCheck::storageUseAtRunTime(
+    const CallExpr &Call, const utils::Ancestry &Above, ASTContext &Ctx) {
+  // In a template's pattern, the instantiations tell.
+  if (Call.isTypeDependent() || Call.isValueDependent())
+    return std::nullopt;
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || !Callee->isConstexpr())
+    return std::nullopt;
+  std::optional<StorageUse> Found = storageUseOf(*Callee, Ctx);
+  // A call in a constant expression, or one nvcc folds to a value, is not
+  // evaluated on the device.
+  if (!Found || isInConstantContext(Call, Above, Ctx) ||
+      isFoldedToValue(Call, Ctx))
+    return std::nullopt;
+  return Found;
+}
+
+void HostVariableInDeviceCodeCheck::checkCall(const CallExpr &Call,
+                                              const utils::Ancestry &Above,
+                                              ASTContext &Ctx, bool FromHost) {
+  const FunctionDecl *Called = Call.getDirectCallee();
+  // Host code calls __host__ __device__ functions only (a __device__ one at
+  // run time is another error, which clang reports).
+  if (!Called || !Called->isConstexpr() ||
+      (FromHost && spaceOf(*Called) != Space::HostDevice))
+    return;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (utils::isExpansionInSystemHeader(Call.getBeginLoc(), SM))
+    return;
+  const std::optional<StorageUse> Found =
+      storageUseAtRunTime(Call, Above, Ctx);
+  if (!Found)
+    return;
+  const FunctionDecl &Callee = *Called;
+  // At the function's name (at the operator for an operator call); once
+  // for all instantiations of a template around the call.
+  const SourceLocation Loc =
+      isa<CXXOperatorCallExpr>(Call)
+          ? Call.getExprLoc()
+          : Call.getCallee()->IgnoreParenImpCasts()->getExprLoc();
+  const FunctionDecl *Pattern = Callee.getTemplateInstantiationPattern();
+  if (!Pattern)
+    Pattern = &Callee;
   if (!Reported.insert({SM.getExpansionLoc(Loc), Pattern->getCanonicalDecl()})
            .second)
     return;
 
-  const std::string Name = Var->isStaticDataMember()
-                               ? Var->getQualifiedNameAsString()
-                               : Var->getNameAsString();
+  const std::string Name = nameOf(*Found->Var);
+  diag(Loc, "constexpr function '%0' is evaluated at run time here, so nvcc "
+            "compiles it for the device, where it %select{binds a reference "
+            "to host constant|takes the address of host constant|calls a "
+            "member function of host constant|indexes host array}1 '%2', "
+            "which exists only in host memory; call it with constant "
+            "arguments, or declare '%2' __constant__")
+      << Callee.getNameAsString()
+      << (Found->Kind == Use::Reference ? 0
+          : Found->Kind == Use::Address ? 1
+          : Found->Kind == Use::MemberCall ? 2
+                                           : 3)
+      << Name;
+  diag(Found->Loc, "'%0' used here", DiagnosticIDs::Note) << Name;
+  diag(Found->Var->getLocation(), "'%0' declared here", DiagnosticIDs::Note)
+      << Name;
+}
+
+void HostVariableInDeviceCodeCheck::checkUse(const Expr &Ref,
+                                             const VarDecl &Variable,
+                                             const utils::Ancestry &Above,
+                                             ASTContext &Ctx,
+                                             bool InConstexpr) {
+  const VarDecl *Var = &Variable;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionDecl *Owner = nullptr;
+  const Use Kind = judgeUse(Ref, *Var, Above, Ctx, Owner);
+  if (Kind == Use::Fine || Kind == Use::Unknown)
+    return;
+  // A constexpr function that needs a host constant's storage is fine as
+  // long as every call folds it; the calls that do not are reported.
+  if (InConstexpr && needsStorage(Kind))
+    return;
+
+  // One report per use, not one per instantiation of the template whose
+  // static member or variable it names.
+  const SourceLocation Loc = nameLocation(Ref);
+  if (!Reported.insert({SM.getExpansionLoc(Loc), reportedDecl(*Var)}).second)
+    return;
+
+  const std::string Name = nameOf(*Var);
   switch (Kind) {
   case Use::Variable:
     if (Owner)
