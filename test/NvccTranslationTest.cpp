@@ -110,6 +110,18 @@ TEST(NvccTranslationTest, NvccWrapperRunsNvccOnItsSourcesAsCuda) {
   EXPECT_TRUE(T.UnknownFlags.empty()) << joined(T.UnknownFlags);
 }
 
+// | -Xcompiler=-Werror, -Werror=x, -pedantic-errors, -Wfatal-errors | dropped: gcc's warnings are not clang's |
+TEST(NvccTranslationTest, HostWarningsAsErrorsAreDropped) {
+  TranslatedCommand T = translate("nvcc -Xcompiler=-Wall,-Werror,-Werror=shadow "
+                                  "-Xcompiler -pedantic-errors,-Wfatal-errors "
+                                  "-c a.cu");
+  EXPECT_TRUE(has(T.Arguments, {"-Wall"})) << joined(T.Arguments);
+  EXPECT_FALSE(hasPrefix(T.Arguments, "-Werror")) << joined(T.Arguments);
+  EXPECT_EQ(count(T.Arguments, "-pedantic-errors"), 0);
+  EXPECT_EQ(count(T.Arguments, "-Wfatal-errors"), 0);
+  EXPECT_TRUE(T.UnknownFlags.empty()) << joined(T.UnknownFlags);
+}
+
 // | -Xcompiler -isystem,/p (a host flag and its value as two words) | kept together |
 TEST(NvccTranslationTest, HostFlagsKeepTheirSeparateValues) {
   TranslatedCommand T = translate(

@@ -331,11 +331,22 @@ void Translator::unknown(llvm::StringRef Flag) {
     Result.UnknownFlags.push_back(Flag.str());
 }
 
+/// Whether the host compiler flag \p Flag turns warnings into errors. The
+/// host compiler's warnings are not clang's: CCCL's own tests build with
+/// `-Xcompiler=-Werror`, and clang, parsing what gcc compiled cleanly, would
+/// stop at its first warning (and make every finding an error).
+bool isWarningsAsErrors(llvm::StringRef Flag) {
+  return Flag == "-Werror" || Flag.starts_with("-Werror=") ||
+         Flag == "-pedantic-errors" || Flag == "-Wfatal-errors";
+}
+
 void Translator::hostCompilerFlags(llvm::ArrayRef<std::string> Words) {
   // The host compiler reads these words as its own command line, so a flag
   // that takes its value as the next word (`-isystem,/p`, `-include,f.h`)
   // takes it here too.
   for (size_t I = 0; I < Words.size(); ++I) {
+    if (isWarningsAsErrors(Words[I]))
+      continue;
     int Missing = clangDriverFlagMissing({Words[I]});
     if (Missing > 0 && I + static_cast<size_t>(Missing) < Words.size()) {
       llvm::ArrayRef<std::string> Flag =
