@@ -2,7 +2,8 @@
 """Lints whole open-source CUDA projects through their own compile databases.
 
   real-code.py [--projects FILE] [--root DIR] [--tidy BIN] [--out DIR]
-               [-j N] [--timeout S] [--sample N] [--files-matching REGEX]
+               [-j N] [--timeout S] [--sample N] [--sample-for NAME=N]...
+               [--files-matching REGEX]
                [--only NAME[,NAME]] [--triage FILE] [--extra-arg ARG]...
   real-code.py --report-only --out DIR [--triage FILE]
   real-code.py --count-only [--only ...]
@@ -20,7 +21,7 @@ not matched by the project's "exclude" regexes (third-party code the
 project vendors: googletest, Catch2), each file once. --files-matching keeps
 the files whose path matches REGEX; --sample N keeps N of them per project,
 the same N on every run (the files whose sha1 of the path relative to the
-project is smallest).
+project is smallest); --sample-for NAME=N sets N for one project (0: all).
 
 How: each file is linted alone, `BIN --checks=-*,cuda-* -p BUILD FILE`
 (both passes, text output, --extra-arg added), with a timeout (the process
@@ -105,6 +106,8 @@ def load_projects(path, root):
         p = dict(p)
         p["src"] = str(Path(root) / p.get("src", p["name"] + "/src"))
         p["build"] = str(Path(root) / p.get("build", p["name"] + "/build"))
+        p["roots"] = [p["src"], p["build"]] + [
+            str(Path(root) / x) for x in p.get("extra_roots", [])]
         projects.append(p)
     return projects
 
@@ -163,10 +166,10 @@ def project_files(project):
 
 
 def rel(project, f):
-    for base in (project["src"], project["build"]):
+    for base in project["roots"]:
         if f.startswith(base + "/"):
-            tag = "src" if base == project["src"] else "build"
-            return f[len(base) + 1:] if tag == "src" else "<build>/" + f[len(base) + 1:]
+            return (f[len(base) + 1:] if base == project["src"]
+                    else "<build>/" + f[len(base) + 1:])
     return f
 
 
@@ -208,7 +211,7 @@ class Census:
             + r")\b(?:[^\n]*\\\n)*[^\n]*", re.M)
         self.resolved = {}  # (dirs, cur, inc) -> path or None
         self.cache = {}  # path -> (has_lambda, has_managed, includes)
-        self.roots = (project["src"] + "/", project["build"] + "/")
+        self.roots = tuple(r + "/" for r in project["roots"])
 
     def scan(self, path):
         if path not in self.cache:
@@ -373,7 +376,7 @@ def first_error(errors):
 
 def parse_run(run, project):
     """Diagnostics of one run: errors, cuda-* findings, tool notes."""
-    errors, findings, notes = [], [], []
+    errors, findings, notes, nvcc_only = [], [], [], []
     lines = (run["stdout"] + "\n" + run["stderr"]).splitlines()
     for line in lines:
         m = DIAG_RE.match(line)
@@ -389,6 +392,9 @@ def parse_run(run, project):
                    "check": check}
             if check.startswith("cuda-"):
                 findings.append(rec)
+            elif check == "nvcc-only-syntax":
+                notes.append(f"[nvcc-only-syntax] {message_pattern(m['msg'])}")
+                nvcc_only.append(rec)
             elif sev in ("error", "fatal error"):
                 errors.append(rec)
             continue
@@ -408,7 +414,7 @@ def parse_run(run, project):
         if s.startswith("cuda-lambda-tidy") or s.startswith("error:") or \
                 s.startswith("warning:") or s.startswith("clang-tidy"):
             notes.append(s)
-    return errors, findings, notes
+    return errors, findings, notes, nvcc_only
 
 
 def note_key(s):
@@ -417,7 +423,7 @@ def note_key(s):
     return s[:160]
 
 
-def classify(run, errors):
+def classify(run, errors, nvcc_only):
     if run["timed_out"]:
         return "timeout"
     rc = run["rc"]
@@ -425,7 +431,11 @@ def classify(run, errors):
         return "crash"
     if rc == 2:
         return "unusable"
-    if errors or "Error while processing" in run["stdout"] + run["stderr"]:
+    if errors:
+        return "parse-failure"
+    if rc == 3 or nvcc_only:
+        return "nvcc-only-syntax"
+    if "Error while processing" in run["stdout"] + run["stderr"]:
         return "parse-failure"
     if rc not in (0, 1):
         return "crash"
@@ -484,7 +494,8 @@ def summarise(results, root, triage):
         all_keys = defaultdict(list)
         for f in files:
             if f["status"] != "ok":
-                key = f["cause"] if f["status"] == "parse-failure" else f["status"]
+                key = (f["cause"] if f["status"] in ("parse-failure", "nvcc-only-syntax")
+                       else f["status"])
                 causes[key].append(f)
             for k in f.get("error_keys", []):
                 all_keys[k].append(f)
@@ -549,8 +560,8 @@ def write_markdown(results, triage, out):
                 if results.get("extra_args") else "")
              + f"; {fmt_s(results['elapsed_s'])} s wall in all. Paths are "
              f"relative to `{root}`; every finding is in `findings.md`.\n")
-    L.append("| project | CUDA files in db | with device lambdas / `__managed__` (file itself; with its headers) | files linted | clang cannot parse | timeouts / crashes / unusable | cuda-* findings (distinct / printed) | triaged true / false / not yet | s per file (wall mean / median; cpu mean / max) | full run, cpu |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|")
+    L.append("| project | CUDA files in db | with device lambdas / `__managed__` (file itself; with its headers) | files linted | clang cannot parse | only nvcc-only syntax (exit 3) | timeouts / crashes / unusable | cuda-* findings (distinct / printed) | triaged true / false / not yet | s per file (wall mean / median; cpu mean / max) | full run, cpu |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for name, pr in results["projects"].items():
         s = summ[name]
         c = pr["census"]
@@ -560,7 +571,7 @@ def write_markdown(results, triage, out):
             f"| {name}{' (variant)' if pr.get('variant') else ''} | {pr['population']} "
             f"| {c.get('direct_lambda', 0)} / {c.get('direct_managed', 0)}; "
             f"{c.get('any_lambda', 0)} / {c.get('any_managed', 0)} "
-            f"| {s['linted']} | {st['parse-failure']} | {st['timeout']} / {st['crash']} / {st['unusable']} "
+            f"| {s['linted']} | {st['parse-failure']} | {st['nvcc-only-syntax']} | {st['timeout']} / {st['crash']} / {st['unusable']} "
             f"| {len(s['distinct'])} / {s['printed']} "
             f"| {v['true hazard']} / {v['false alarm']} / {len(s['distinct']) - v['true hazard'] - v['false alarm']} "
             f"| {fmt_s(s['wall_mean'])} / {fmt_s(s['wall_median'])}; {fmt_s(s['cpu_mean'])} / {fmt_s(s['cpu_max'])} "
@@ -590,7 +601,7 @@ def write_markdown(results, triage, out):
                  f"{pr['db_entries']} entries, {pr['population']} CUDA files of the "
                  f"project's own ({pr['compilers']}).\n")
         if s["causes"]:
-            L.append("Files clang cannot parse, by the first error's cause:\n")
+            L.append("Files clang cannot parse (or only partly: nvcc-only syntax), by the first error's cause:\n")
             L.append("| cause | files | example: first error |")
             L.append("|---|---|---|")
             for key, fs in sorted(s["causes"].items(), key=lambda kv: -len(kv[1])):
@@ -652,6 +663,8 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--sample", type=int, default=0)
+    ap.add_argument("--sample-for", action="append", default=[],
+                    metavar="NAME=N", help="--sample for one project")
     ap.add_argument("--files-matching", default="")
     ap.add_argument("--only", default="")
     ap.add_argument("--extra-arg", action="append", default=[],
@@ -684,7 +697,8 @@ def main():
         tidy_id = f"sha1 {h}, {time.strftime('%Y-%m-%d %H:%M', time.localtime(os.path.getmtime(a.tidy)))}"
     results = {"root": root, "tidy": a.tidy, "tidy_id": tidy_id,
                "started": time.strftime("%Y-%m-%d %H:%M:%S"), "jobs": a.jobs,
-               "timeout": a.timeout, "sample": a.sample,
+               "timeout": a.timeout,
+               "sample": " ".join([str(a.sample or "all")] + a.sample_for),
                "files_matching": a.files_matching, "extra_args": a.extra_arg,
                "projects": {}}
     jobs = []
@@ -709,13 +723,19 @@ def main():
             if al and not dl and v:
                 via[rel(p, v)] += 1
         compilers = Counter(compiler_of(args) for _, args, _ in files)
-        chosen = sample(p, files, a.sample, a.files_matching)
+        n = a.sample
+        for x in a.sample_for:
+            k, _, v = x.partition("=")
+            if k == p["name"]:
+                n = int(v)
+        chosen = sample(p, files, n, a.files_matching)
         results["projects"][p["name"]] = {
             "repository": p["repository"], "commit": p["commit"],
             "src": p["src"], "build": p["build"], "db_entries": n_entries,
             "population": len(files),
             "compilers": ", ".join(f"{k} ×{v}" for k, v in compilers.items()),
             "census": dict(cnt), "variant": bool(p.get("variant")),
+            "sample": n,
             "census_headers_top": via.most_common(10),
             "files": []}
         print(f"{p['name']}: {n_entries} entries, {len(files)} CUDA files, "
@@ -739,14 +759,17 @@ def main():
         log = out / "logs" / p["name"] / (re.sub(r"[^A-Za-z0-9._-]", "_", r) + ".log")
         log.parent.mkdir(parents=True, exist_ok=True)
         run = run_one(a.tidy, p["build"], f, a.timeout, a.extra_arg, log)
-        errors, findings, notes = parse_run(run, p)
-        status = classify(run, errors)
-        first = first_error(errors)
+        errors, findings, notes, nvcc_only = parse_run(run, p)
+        status = classify(run, errors, nvcc_only)
+        first = first_error(errors) or (nvcc_only[0] if nvcc_only else None)
         rec = {"file": f, "rel": r, "status": status, "rc": run["rc"],
                "wall_s": run["wall_s"], "cpu_s": run["cpu_s"],
                "maxrss_mib": run["maxrss_mib"],
                "first_error": first,
-               "cause": cause_key(first) if first else status,
+               "cause": ("[nvcc-only-syntax] " + first["msg"].split(":")[0][:120]
+                         if status == "nvcc-only-syntax" and first
+                         else cause_key(first) if first else status),
+               "nvcc_only": nvcc_only,
                "error_keys": sorted({cause_key(e) for e in errors
                                      if e["msg"] != LIMIT_MSG}),
                "error_limit": any(e["msg"] == LIMIT_MSG for e in errors),
