@@ -362,6 +362,20 @@ def cause_key(rec):
     return m[:100]
 
 
+_LINES = {}
+
+
+def source_line(path, line):
+    """The text of a source line (stripped), for triage."""
+    if path not in _LINES:
+        try:
+            _LINES[path] = Path(path).read_text(errors="replace").splitlines()
+        except OSError:
+            _LINES[path] = []
+    lines = _LINES[path]
+    return lines[line - 1].strip()[:200] if 0 < line <= len(lines) else ""
+
+
 def first_error(errors):
     """The error that names the cause: the first one with a location that
     is not the error limit, else the first."""
@@ -377,6 +391,7 @@ def first_error(errors):
 def parse_run(run, project):
     """Diagnostics of one run: errors, cuda-* findings, tool notes."""
     errors, findings, notes, nvcc_only = [], [], [], []
+    last = None
     lines = (run["stdout"] + "\n" + run["stderr"]).splitlines()
     for line in lines:
         m = DIAG_RE.match(line)
@@ -390,6 +405,12 @@ def parse_run(run, project):
                    "line": int(loc.get("line") or 0),
                    "col": int(loc.get("col") or 0), "sev": sev, "msg": m["msg"],
                    "check": check}
+            if sev == "note" and findings and findings[-1] is last and \
+                    "declared here" in m["msg"] and "decl" not in last:
+                last["decl"] = f"{rec['file']}:{rec['line']}"
+                last["decl_text"] = source_line(rec["file"], rec["line"])
+                continue
+            last = rec if sev != "note" else last
             if check.startswith("cuda-"):
                 findings.append(rec)
             elif check == "nvcc-only-syntax":
@@ -415,6 +436,72 @@ def parse_run(run, project):
                 s.startswith("warning:") or s.startswith("clang-tidy"):
             notes.append(s)
     return errors, findings, notes, nvcc_only
+
+
+def make_record(run, p, f, r, log):
+    errors, findings, notes, nvcc_only = parse_run(run, p)
+    status = classify(run, errors, nvcc_only)
+    first = first_error(errors) or (nvcc_only[0] if nvcc_only else None)
+    return {"file": f, "rel": r, "status": status, "rc": run["rc"],
+            "wall_s": run["wall_s"], "cpu_s": run["cpu_s"],
+            "maxrss_mib": run["maxrss_mib"],
+            "first_error": first,
+            "cause": ("[nvcc-only-syntax] " + first["msg"].split(":")[0][:120]
+                      if status == "nvcc-only-syntax" and first
+                      else cause_key(first) if first else status),
+            "nvcc_only": nvcc_only,
+            "error_keys": sorted({cause_key(e) for e in errors
+                                  if e["msg"] != LIMIT_MSG}),
+            "error_limit": any(e["msg"] == LIMIT_MSG for e in errors),
+            "findings_as_errors": any(x["sev"] == "error" for x in findings),
+            "errors": len(errors),
+            "findings": findings, "notes": notes,
+            "log": str(log)}
+
+
+LOG_HEAD = re.compile(r"^# exit (-?\d+)( \(timed out\))?, ([\d.]+) s wall, "
+                      r"([\d.]+) s cpu, (\d+) MiB max rss$")
+
+
+def run_from_log(log):
+    """A run as run_one returned it, read back from its log."""
+    text = Path(log).read_text(errors="replace")
+    head, _, rest = text.partition("\n# stdout\n")
+    stdout, _, stderr = rest.rpartition("# stderr\n")
+    m = LOG_HEAD.match(head.splitlines()[1])
+    return {"rc": int(m[1]), "timed_out": bool(m[2]), "wall_s": float(m[3]),
+            "cpu_s": float(m[4]), "maxrss_mib": int(m[5]),
+            "stdout": stdout, "stderr": stderr}
+
+
+def nvcc_check(project, file, nvcc_dir, timeout):
+    """Compiles FILE with its own database command (nvcc, nvcc_wrapper, ...),
+    the object written to a temporary directory: does nvcc accept it?"""
+    import tempfile
+    db = json.loads((Path(project["build"]) / "compile_commands.json").read_text())
+    for e in db:
+        if abs_file(e) == file:
+            break
+    else:
+        return {"rc": None, "error": "not in the database"}
+    args = entry_args(e)
+    tmp = tempfile.mkdtemp(prefix="real-code-nvcc-")
+    if "-o" in args:
+        args[args.index("-o") + 1] = os.path.join(tmp, "out.o")
+    else:
+        args += ["-o", os.path.join(tmp, "out.o")]
+    env = dict(os.environ, PATH=nvcc_dir + ":" + os.environ.get("PATH", ""))
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(args, cwd=e["directory"], env=env, timeout=timeout,
+                           capture_output=True, text=True, errors="replace",
+                           start_new_session=True)
+        rc, text = r.returncode, r.stdout + r.stderr
+    except subprocess.TimeoutExpired:
+        rc, text = None, "timed out"
+    subprocess.run(["rm", "-rf", tmp])
+    err = next((l.strip() for l in text.splitlines() if "error" in l), "")
+    return {"rc": rc, "error": err[:300], "wall_s": round(time.monotonic() - t0, 1)}
 
 
 def note_key(s):
@@ -476,8 +563,8 @@ class Triage:
                 self.rules.append((re.compile(r["match"]), r.get("project"),
                                    r["verdict"]))
 
-    def verdict(self, project, key, msg):
-        text = f"{key}: {msg}"
+    def verdict(self, project, key, msg, decl=""):
+        text = f"{key}: {msg} || declared: {decl}"
         for rx, proj, verdict in self.rules:
             if (proj is None or proj == project) and rx.search(text):
                 return verdict
@@ -507,12 +594,13 @@ def summarise(results, root, triage):
                 k = finding_key(x, root)
                 d = distinct.setdefault(k, {"msg": x["msg"], "check": x["check"],
                                             "printed": 0, "files": set(),
-                                            "sev": set()})
+                                            "sev": set(),
+                                            "decl": x.get("decl_text", "")})
                 d["printed"] += 1
                 d["files"].add(f["rel"])
                 d["sev"].add(x["sev"])
         for k, d in distinct.items():
-            d["verdict"] = triage.verdict(name, k, d["msg"])
+            d["verdict"] = triage.verdict(name, k, d["msg"], d["decl"])
         groups = defaultdict(lambda: {"distinct": 0, "printed": 0, "files": set(),
                                       "example": None, "verdicts": Counter()})
         for k, d in sorted(distinct.items()):
@@ -600,10 +688,17 @@ def write_markdown(results, triage, out):
                  f"`{rel_root(pr['build'], root)}/compile_commands.json`: "
                  f"{pr['db_entries']} entries, {pr['population']} CUDA files of the "
                  f"project's own ({pr['compilers']}).\n")
+        if pr.get("nvcc"):
+            nv = pr["nvcc"]
+            ok = [r for r, x in nv.items() if x["rc"] == 0]
+            bad = [f"`{r}` ({esc(x['error'][:100])})" for r, x in nv.items() if x["rc"] != 0]
+            L.append(f"nvcc 13 through the database's own command: {len(ok)} of "
+                     f"{len(nv)} files compile"
+                     + (f"; rejected: {'; '.join(bad)}" if bad else "") + ".\n")
         if s["causes"]:
             L.append("Files clang cannot parse (or only partly: nvcc-only syntax), by the first error's cause:\n")
-            L.append("| cause | files | example: first error |")
-            L.append("|---|---|---|")
+            L.append("| cause | files | example: first error | nvcc 13 on the example |")
+            L.append("|---|---|---|---|")
             for key, fs in sorted(s["causes"].items(), key=lambda kv: -len(kv[1])):
                 ex = fs[0]
                 fe = ex.get("first_error")
@@ -613,7 +708,10 @@ def write_markdown(results, triage, out):
                     where = f"`{ex['rel']}`: `{loc}`: {esc(fe['msg'][:200])}"
                 else:
                     where = f"`{ex['rel']}` (exit {ex['rc']})"
-                L.append(f"| {esc(key)} | {len(fs)} | {where} |")
+                nv = pr.get("nvcc", {}).get(ex["rel"])
+                nvs = ("" if nv is None else "compiles" if nv["rc"] == 0
+                       else f"rejects: {esc(nv['error'][:120])}")
+                L.append(f"| {esc(key)} | {len(fs)} | {where} | {nvs} |")
             L.append("")
             extra = {k: v for k, v in s["all_keys"].items() if k not in s["causes"]}
             if extra:
@@ -643,12 +741,12 @@ def write_markdown(results, triage, out):
             L.append("")
         if s["distinct"]:
             F.append(f"## {name}\n")
-            F.append("| location | check | message | printed | files | triage |")
-            F.append("|---|---|---|---|---|---|")
+            F.append("| location | check | message | declaration (from the note) | printed | files | triage |")
+            F.append("|---|---|---|---|---|---|---|")
             for k, d in sorted(s["distinct"].items()):
                 loc = k.rsplit(":", 1)[0]
                 F.append(f"| `{loc}` | {d['check']}{' (error)' if 'error' in d['sev'] else ''} "
-                         f"| {esc(d['msg'])} | {d['printed']} | {len(d['files'])} | {esc(d['verdict'])} |")
+                         f"| {esc(d['msg'])} | `{esc(d['decl'])}` | {d['printed']} | {len(d['files'])} | {esc(d['verdict'])} |")
             F.append("")
     (Path(out) / "results.md").write_text("\n".join(L) + "\n")
     (Path(out) / "findings.md").write_text("\n".join(F) + "\n")
@@ -671,12 +769,68 @@ def main():
                     help="passed to the tool before the file")
     ap.add_argument("--triage", default=str(HERE / "real-code-triage.json"))
     ap.add_argument("--report-only", action="store_true")
+    ap.add_argument("--nvcc-check", type=int, default=0, metavar="N",
+                    help="compile with nvcc, through the database, one example "
+                    "of each cause and N files with findings per project of "
+                    "the results in --out")
+    ap.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
+    ap.add_argument("--reparse", action="store_true",
+                    help="rebuild results.json from the logs in --out, then report")
     ap.add_argument("--count-only", action="store_true")
     a = ap.parse_args()
     root = os.path.abspath(a.root)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     triage_path = a.triage if a.triage and Path(a.triage).exists() else None
+
+    if a.reparse:
+        results = json.loads((out / "results.json").read_text())
+        projects = {p["name"]: p for p in load_projects(a.projects, results["root"])}
+        for name, pr in results["projects"].items():
+            pr["files"] = [make_record(run_from_log(f["log"]), projects[name],
+                                       f["file"], f["rel"], f["log"])
+                           for f in pr["files"]]
+        (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+        write_markdown(results, Triage(triage_path), out)
+        print(out / "results.md")
+        return 0
+
+    if a.nvcc_check:
+        results = json.loads((out / "results.json").read_text())
+        projects = {p["name"]: p for p in load_projects(a.projects, results["root"])}
+        todo = []
+        for name, pr in results["projects"].items():
+            if a.only and name not in a.only.split(","):
+                continue
+            seen, picks = set(), []
+            for f in pr["files"]:  # one example of each cause
+                if f["status"] != "ok" and f["cause"] not in seen:
+                    seen.add(f["cause"])
+                    picks.append(f)
+            picks += [f for f in pr["files"] if f["findings"]][:a.nvcc_check]
+            picks += [f for f in pr["files"] if f["status"] == "ok"][:1]
+            done_files = set(pr.get("nvcc", {}))
+            for f in picks:
+                if f["rel"] not in done_files:
+                    done_files.add(f["rel"])
+                    todo.append((name, f))
+        print(f"nvcc on {len(todo)} files", file=sys.stderr)
+
+        def check(job):
+            name, f = job
+            r = nvcc_check(projects[name], f["file"], os.path.dirname(a.nvcc),
+                           a.timeout)
+            print(f"{name} {f['rel']}: nvcc exit {r['rc']} {r.get('error', '')[:120]}",
+                  file=sys.stderr, flush=True)
+            return name, f["rel"], r
+
+        with concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as ex:
+            for name, r, res in ex.map(check, todo):
+                results["projects"][name].setdefault("nvcc", {})[r] = res
+        (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
+        write_markdown(results, Triage(triage_path), out)
+        print(out / "results.md")
+        return 0
 
     if a.report_only:
         results = json.loads((out / "results.json").read_text())
@@ -759,24 +913,8 @@ def main():
         log = out / "logs" / p["name"] / (re.sub(r"[^A-Za-z0-9._-]", "_", r) + ".log")
         log.parent.mkdir(parents=True, exist_ok=True)
         run = run_one(a.tidy, p["build"], f, a.timeout, a.extra_arg, log)
-        errors, findings, notes, nvcc_only = parse_run(run, p)
-        status = classify(run, errors, nvcc_only)
-        first = first_error(errors) or (nvcc_only[0] if nvcc_only else None)
-        rec = {"file": f, "rel": r, "status": status, "rc": run["rc"],
-               "wall_s": run["wall_s"], "cpu_s": run["cpu_s"],
-               "maxrss_mib": run["maxrss_mib"],
-               "first_error": first,
-               "cause": ("[nvcc-only-syntax] " + first["msg"].split(":")[0][:120]
-                         if status == "nvcc-only-syntax" and first
-                         else cause_key(first) if first else status),
-               "nvcc_only": nvcc_only,
-               "error_keys": sorted({cause_key(e) for e in errors
-                                     if e["msg"] != LIMIT_MSG}),
-               "error_limit": any(e["msg"] == LIMIT_MSG for e in errors),
-               "findings_as_errors": any(x["sev"] == "error" for x in findings),
-               "errors": len(errors),
-               "findings": findings, "notes": notes,
-               "log": str(log)}
+        rec = make_record(run, p, f, r, log)
+        status, findings = rec["status"], rec["findings"]
         with lock:
             done[0] += 1
             print(f"[{done[0]}/{len(jobs)}] {p['name']} {r}: {status}"
