@@ -204,6 +204,10 @@ EOF
 
 for p in "${projects[@]}"; do
   echo "=== $p"
+  if [[ -n $(q "$p" 'p.get("same_as")') ]]; then
+    echo "$p: lints $(q "$p" 'p["same_as"]')'s checkout and database, nothing to set up"
+    continue
+  fi
   from=$(q "$p" 'p.get("derived_from")')
   if [[ -n $from ]]; then
     export BUILD=$ROOT/$(q "$p" 'p.get("build", p["name"] + "/build")')

@@ -24,7 +24,8 @@ the same N on every run (the files whose sha1 of the path relative to the
 project is smallest); --sample-for NAME=N sets N for one project (0: all).
 
 How: each file is linted alone, `BIN --checks=-*,cuda-* -p BUILD FILE`
-(both passes, text output, --extra-arg added), with a timeout (the process
+(both passes, text output, the project's "tidy_args" and --extra-arg
+added), with a timeout (the process
 group is killed), -j N files at a time. Wall and CPU seconds (wait4 rusage,
 children included) are recorded.
 
@@ -366,14 +367,24 @@ _LINES = {}
 
 
 def source_line(path, line):
-    """The text of a source line (stripped), for triage."""
+    """The text of the declaration ending on a source line, for triage."""
     if path not in _LINES:
         try:
             _LINES[path] = Path(path).read_text(errors="replace").splitlines()
         except OSError:
             _LINES[path] = []
     lines = _LINES[path]
-    return lines[line - 1].strip()[:200] if 0 < line <= len(lines) else ""
+    if not 0 < line <= len(lines):
+        return ""
+    # the whole declaration when it spans lines: back to the end of the
+    # previous statement (at most 4 lines)
+    first = line - 1
+    while first > 0 and line - first < 4:
+        prev = lines[first - 1].strip()
+        if not prev or prev.endswith((";", "{", "}", ":", "*/")) or prev.startswith(("#", "//")):
+            break
+        first -= 1
+    return " ".join(l.strip() for l in lines[first:line])[:240]
 
 
 def first_error(errors):
@@ -912,7 +923,8 @@ def main():
         r = rel(p, f)
         log = out / "logs" / p["name"] / (re.sub(r"[^A-Za-z0-9._-]", "_", r) + ".log")
         log.parent.mkdir(parents=True, exist_ok=True)
-        run = run_one(a.tidy, p["build"], f, a.timeout, a.extra_arg, log)
+        run = run_one(a.tidy, p["build"], f, a.timeout,
+                      p.get("tidy_args", []) + a.extra_arg, log)
         rec = make_record(run, p, f, r, log)
         status, findings = rec["status"], rec["findings"]
         with lock:
