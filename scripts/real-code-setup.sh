@@ -168,40 +168,6 @@ json.dump(out, open(dst, "w"), indent=1)
 EOF
 }
 
-# "nvcc-wrapper-show-isystem": the same, and each `-Xcompiler -isystem,DIR,...`
-# written as nvcc's own `-isystem DIR` flags (the rest stays under
-# -Xcompiler): the database a correct translation of the first one would give.
-derive_nvcc_wrapper_show_isystem() { # FROM_BUILD TO_BUILD
-  derive_nvcc_wrapper_show "$1" "$2"
-  python3 - "$2/compile_commands.json" <<'EOF'
-import json, sys
-path = sys.argv[1]
-db = json.load(open(path))
-for e in db:
-    args, out = e["arguments"], []
-    i = 0
-    while i < len(args):
-        if args[i] == "-Xcompiler" and i + 1 < len(args) and "-isystem," in args[i + 1]:
-            parts, rest = args[i + 1].split(","), []
-            j = 0
-            while j < len(parts):
-                if parts[j] == "-isystem" and j + 1 < len(parts):
-                    out += ["-isystem", parts[j + 1]]
-                    j += 2
-                else:
-                    rest.append(parts[j])
-                    j += 1
-            if rest:
-                out += ["-Xcompiler", ",".join(rest)]
-            i += 2
-            continue
-        out.append(args[i])
-        i += 1
-    e["arguments"] = out
-json.dump(db, open(path, "w"), indent=1)
-EOF
-}
-
 for p in "${projects[@]}"; do
   echo "=== $p"
   if [[ -n $(q "$p" 'p.get("same_as")') ]]; then

@@ -780,7 +780,7 @@ def main():
                     help="passed to the tool before the file")
     ap.add_argument("--triage", default=str(HERE / "real-code-triage.json"))
     ap.add_argument("--report-only", action="store_true")
-    ap.add_argument("--nvcc-check", type=int, default=0, metavar="N",
+    ap.add_argument("--nvcc-check", type=int, default=None, metavar="N",
                     help="compile with nvcc, through the database, one example "
                     "of each cause and N files with findings per project of "
                     "the results in --out")
@@ -806,7 +806,7 @@ def main():
         print(out / "results.md")
         return 0
 
-    if a.nvcc_check:
+    if a.nvcc_check is not None:
         results = json.loads((out / "results.json").read_text())
         projects = {p["name"]: p for p in load_projects(a.projects, results["root"])}
         todo = []
