@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 """Lints whole open-source CUDA projects through their own compile databases.
 
-  real-code.py [--projects FILE] [--root DIR] [--tidy BIN] [--out DIR]
+  real-code.py [--projects FILE] [--root DIR] [--tidy BIN]
+               [--copy-tidy-from BUILT_BIN] [--out DIR]
                [-j N] [--timeout S] [--sample N] [--sample-for NAME=N]...
-               [--files-matching REGEX]
-               [--only NAME[,NAME]] [--triage FILE] [--extra-arg ARG]...
-  real-code.py --report-only --out DIR [--triage FILE]
-  real-code.py --count-only [--only ...]
+               [--files-matching REGEX] [--only NAME[,NAME]]
+               [--triage FILE] [--extra-arg ARG]...
+  real-code.py --nvcc-check N --out DIR [--only ...] [-j N]
+  real-code.py --reparse --out DIR        (results from the logs again)
+  real-code.py --report-only --out DIR    (reports again, e.g. new triage)
+  real-code.py --count-only [--only ...]  (the device-lambda census alone)
 
 FILE (default scripts/real-code-projects.json) lists the projects: name,
 repository, commit, configure command, and where the checkout and the build
 directory are under ROOT (default /work/realcode: ROOT/<name>/src and
-ROOT/<name>/build unless "src"/"build" say otherwise).
-scripts/real-code-setup.sh makes those from fetched snapshots.
+ROOT/<name>/build unless "src"/"build" say otherwise); "variant" projects
+lint another's checkout differently and are left out of the totals.
+scripts/real-code-setup.sh makes all of it from fetched snapshots. With no
+--sample the run is the whole measurement.
 
 Which files: every entry of BUILD/compile_commands.json that compiles CUDA
 (the compiler, after a launcher such as ccache, is nvcc or an nvcc wrapper
@@ -21,45 +26,56 @@ not matched by the project's "exclude" regexes (third-party code the
 project vendors: googletest, Catch2), each file once. --files-matching keeps
 the files whose path matches REGEX; --sample N keeps N of them per project,
 the same N on every run (the files whose sha1 of the path relative to the
-project is smallest); --sample-for NAME=N sets N for one project (0: all).
+project is smallest, so a smaller sample is part of a larger one);
+--sample-for NAME=N sets N for one project (0: all).
 
 How: each file is linted alone, `BIN --checks=-*,cuda-* -p BUILD FILE`
 (both passes, text output, the project's "tidy_args" and --extra-arg
-added), with a timeout (the process
-group is killed), -j N files at a time. Wall and CPU seconds (wait4 rusage,
-children included) are recorded.
+added), with a timeout (the process group is killed), -j N files at a time.
+Wall and CPU seconds (wait4 rusage, children included) and peak memory are
+recorded.
 
 What is counted, per file:
   parse failure  clang reported an error that is not a cuda-* finding
-                 (clang-diagnostic-*, "fatal error", "Error while
-                 processing"), or the run timed out / crashed / exited 2.
-                 The file's cause is its first error's message, normalised
-                 to a short key (quoted names dropped unless they matter,
-                 e.g. 'max' in "no matching function for call to 'max'").
-  finding        a diagnostic whose check is cuda-*: distinct
-                 (file, line, col, check) and the total number printed.
+                 (clang-diagnostic-*, warnings made errors by -Werror
+                 included), or the run timed out / crashed / exited 2.
+                 The file's cause is its first error (the first with a
+                 location that is not "too many errors emitted"),
+                 normalised to a short key (quoted names dropped unless they
+                 matter, e.g. 'max' in "no matching function for call to
+                 'max'", or the flag of "unknown argument").
+  nvcc-only      no such error, but [nvcc-only-syntax] warnings (exit 3):
+                 counted apart, the macro is the cause.
+  finding        a diagnostic whose check is cuda-* (warning or error):
+                 distinct (file, line, col, check) and the total printed;
+                 the declaration its "declared here" note points at is kept.
   tool notes     lines the tool itself prints (dropped nvcc flags, ...),
                  normalised and counted per project.
 Per project also: how many files use device lambdas or __managed__, by a
-grep of comment-stripped source: a lambda introducer `[...]`, optionally a
-parameter list and `mutable`, followed by __device__/__host__ or one of the
-project's annotation macros, or one of its lambda macros (KOKKOS_LAMBDA);
-counted in the file itself, and in the file or any header it includes
-(#include resolved against the file's directory and the -I/-isystem/-iquote
-directories of its command that lie inside the project's source or build
-tree, transitively, preprocessor conditions ignored).
+grep of comment- and string-stripped source: a lambda introducer `[...]`,
+optionally a parameter list and `mutable`, followed by __device__/__host__ or
+one of the project's annotation macros, or one of its lambda macros followed
+by `(` (KOKKOS_LAMBDA); counted in the file itself, and in the file or any
+header it includes (#include resolved against the file's directory and the
+-I/-isystem/-iquote directories of its command that lie inside the
+project's trees, transitively, preprocessor conditions ignored).
+
+--nvcc-check N compiles, with the file's own database command (nvcc,
+nvcc_wrapper; the object to a temporary directory), one example of each
+cause and N files with findings per project of the results in --out, and
+adds nvcc's verdict to the report.
 
 Output in --out (default real-code-out/): results.json (everything, per
-file), results.md (tables per project, parse failures by cause with an
-example each, every cuda-* finding with its location, message, times printed
-and triage verdict from --triage), logs/<project>/<file>.log (each run's
-command and output). --report-only rewrites results.md from results.json
-(after editing the triage file), and findings.md (every distinct cuda-*
-finding). --triage FILE (default scripts/real-code-triage.json when it
-exists) is JSON {"rules": [{"match": REGEX, "project": NAME (optional),
-"verdict": "false alarm: why" | "true hazard: why"}, ...]}: REGEX is
-searched in "<path relative to ROOT>:<line>:<col>:<check>: <message>", the
-first rule that matches gives the verdict.
+file), results.md (tables per project, failures by cause with an example
+each, findings grouped by message pattern with their verdicts),
+findings.md (every distinct cuda-* finding: location, message, declaration,
+times printed, verdict), logs/<project>/<file>.log (each run's command,
+exit status, times and output). --triage FILE (default
+scripts/real-code-triage.json) is JSON {"rules": [{"match": REGEX,
+"project": NAME (optional), "verdict": "false alarm: why" | "true hazard:
+why"}, ...]}: REGEX is searched in "<path relative to ROOT>:<line>:<col>:
+<check>: <message> || declared: <declaration>", the first rule that matches
+gives the verdict.
 
 Exit status: 0 when the measurement ran (whatever it found), 2 when it could
 not (no database, no tool).
@@ -768,6 +784,10 @@ def main():
     ap.add_argument("--projects", default=str(DEFAULT_PROJECTS))
     ap.add_argument("--root", default="/work/realcode")
     ap.add_argument("--tidy", default=DEFAULT_TIDY)
+    ap.add_argument("--copy-tidy-from", metavar="BIN",
+                    help="first copy BIN (e.g. build/bin/cuda-lambda-tidy) and "
+                    "the plugin of its build (lib/libCudaLambdaTidy.so) to where "
+                    "--tidy says, so that a rebuild cannot change it mid-run")
     ap.add_argument("--out", default="real-code-out")
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=600)
@@ -849,6 +869,13 @@ def main():
         print(out / "results.md")
         return 0
 
+    if a.copy_tidy_from:
+        import shutil
+        Path(a.tidy).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(a.copy_tidy_from, a.tidy)
+        plugin = Path(a.copy_tidy_from).resolve().parent.parent / "lib" / "libCudaLambdaTidy.so"
+        if plugin.exists():
+            shutil.copy2(plugin, Path(a.tidy).parent / plugin.name)
     if not a.count_only and not os.access(a.tidy, os.X_OK):
         print(f"real-code.py: no tool at {a.tidy}", file=sys.stderr)
         return 2
