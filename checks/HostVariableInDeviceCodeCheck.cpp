@@ -424,9 +424,16 @@ static const Decl *reportedDecl(const VarDecl &Var) {
   return Var.getCanonicalDecl();
 }
 
+/// The name a finding gives \p Var: that of the member as the template
+/// declares it (`Stats::calls`, not `Stats<int>::calls`), so that a finding
+/// reached through different instantiations in different translation units
+/// is one finding, written as the user wrote it.
 static std::string nameOf(const VarDecl &Var) {
-  return Var.isStaticDataMember() ? Var.getQualifiedNameAsString()
-                                  : Var.getNameAsString();
+  const VarDecl *Named = &Var;
+  if (const VarDecl *From = Var.getInstantiatedFromStaticDataMember())
+    Named = From;
+  return Named->isStaticDataMember() ? Named->getQualifiedNameAsString()
+                                     : Named->getNameAsString();
 }
 
 /// Where a finding about the use \p Ref is reported: at the name itself,
