@@ -147,11 +147,9 @@ unsigned foldNvccOnlySyntax(
     std::vector<PrintedDiagnostic> &Diagnostics,
     const std::function<std::string(llvm::StringRef, unsigned)>
         &DefinitionText) {
-  struct Cause {
-    PrintedDiagnostic Line;
-    unsigned Errors = 0;
-  };
-  std::map<std::string, Cause> Causes; // by the macro definition's place
+  // Each cause's line takes the place of its first error, so that the order
+  // the caller chose (per file, in database order) stays.
+  std::map<std::string, size_t> Causes; // by the macro definition's place
   std::vector<PrintedDiagnostic> Kept;
   unsigned Folded = 0;
   for (PrintedDiagnostic &D : Diagnostics) {
@@ -164,32 +162,29 @@ unsigned foldNvccOnlySyntax(
       continue;
     }
     ++Folded;
+    if (!Causes.try_emplace(Macro->File + ":" + std::to_string(Macro->Line),
+                            Kept.size())
+             .second)
+      continue;
     static const llvm::Regex Name("'([A-Za-z_0-9]+)'");
     llvm::SmallVector<llvm::StringRef, 2> M;
     Name.match(Macro->Message, &M);
-    Cause &C = Causes[Macro->File + ":" + std::to_string(Macro->Line)];
-    if (C.Errors++ == 0) {
-      C.Line.File = Macro->File;
-      C.Line.Line = Macro->Line;
-      C.Line.Column = Macro->Column;
-      C.Line.Severity = "warning";
-      C.Line.Check = NvccOnlySyntaxName;
-      C.Line.Message =
-          "clang cannot parse macro '" + M[1].str() +
-          "', whose body writes '#pragma': nvcc accepts it, clang does not "
-          "(write _Pragma(\"...\"), which both accept); cuda-* findings in "
-          "the code that expands it may be incomplete";
-    }
+    PrintedDiagnostic Line;
+    Line.File = Macro->File;
+    Line.Line = Macro->Line;
+    Line.Column = Macro->Column;
+    Line.Severity = "warning";
+    Line.Check = NvccOnlySyntaxName;
+    Line.Message =
+        "clang cannot parse macro '" + M[1].str() +
+        "', whose body writes '#pragma': nvcc accepts it, clang does not "
+        "(write _Pragma(\"...\"), which both accept); cuda-* findings in "
+        "the code that expands it may be incomplete";
+    Line.Lines = {Line.File + ":" + std::to_string(Line.Line) + ":" +
+                  std::to_string(Line.Column) + ": warning: " + Line.Message +
+                  " [" + NvccOnlySyntaxName + "]"};
+    Kept.push_back(std::move(Line));
   }
-  for (auto &[Where, C] : Causes) {
-    const std::string Header = C.Line.File + ":" + std::to_string(C.Line.Line) +
-                               ":" + std::to_string(C.Line.Column) +
-                               ": warning: " + C.Line.Message + " [" +
-                               NvccOnlySyntaxName + "]";
-    C.Line.Lines = {Header};
-    Kept.push_back(std::move(C.Line));
-  }
-  llvm::stable_sort(Kept, orderedBefore);
   Diagnostics = std::move(Kept);
   return Folded;
 }
