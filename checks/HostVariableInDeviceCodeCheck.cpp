@@ -119,12 +119,22 @@ bool isInConstantContext(const Expr &E, const utils::Ancestry &Above,
                          ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(E);
   while (true) {
+    const DynTypedNode Below = Node;
     Node = Above.parentOf(Node);
     if (Node.getNodeKind().isNone())
       return false;
     if (Node.get<ConstantExpr>() || Node.get<TypeLoc>() ||
         Node.get<TemplateArgumentLoc>() || Node.get<StaticAssertDecl>() ||
         Node.get<EnumConstantDecl>())
+      return true;
+    // A name's explicit template arguments (`load<threads>(p)`): the walk
+    // may list them right below the name, which has no other child
+    // expression (a member access has its object).
+    if (Node.get<DeclRefExpr>() || Node.get<UnresolvedLookupExpr>() ||
+        Node.get<DependentScopeDeclRefExpr>())
+      return true;
+    if (const auto *Member = Node.get<MemberExpr>();
+        Member && Below.get<Expr>() != Member->getBase())
       return true;
     if (const auto *A = Node.get<Attr>())
       return isa<AlignedAttr>(A);
