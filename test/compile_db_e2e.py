@@ -13,6 +13,12 @@ compile_commands.json.
 2. A malformed and an empty database: exit 2 and one line on stderr.
 3. A clang entry with -fplugin=: the flag is removed with a warning; with
    --allow-plugins it stays, silently, and clang-tidy does not see our option.
+4. A database written for Kokkos's nvcc_wrapper (issue 12): a `.cpp` source
+   compiled as CUDA, its header found only through `-Xcompiler -isystem,DIR`,
+   the host compiler's `-Werror`, `-arch=sm_80`: the file is linted as CUDA
+   (its `this` capture is reported, the header's is not: `-isystem` makes it a
+   system header), no flag is dropped, no clang diagnostic, exit 0 (the host
+   `-Werror` is not applied to our warnings).
 
 Exits 77 (skipped) when nvcc, cmake or ninja is missing.
 """
@@ -139,6 +145,52 @@ def plugin_flags(tool, work, cuda_path):
     print("ok: plugin flags")
 
 
+def nvcc_wrapper_database(tool, work):
+    d = work / "wrapper"
+    (d / "bin").mkdir(parents=True)
+    (d / "include").mkdir()
+    # Never run: the tool translates the wrapper's command, as it does nvcc's.
+    wrapper = d / "bin" / "nvcc_wrapper"
+    wrapper.write_text("#!/bin/sh\nexit 1\n")
+    wrapper.chmod(0o755)
+    (d / "include" / "scale.hpp").write_text(
+        "#pragma once\n"
+        "template <class F> __global__ void apply(F f, int *p) { f(p); }\n"
+        "struct HeaderScaler {\n"
+        "  int k = 2;\n"
+        "  void run(int *p) { apply<<<1, 1>>>([=] __device__ (int *q) { *q *= k; }, p); }\n"
+        "};\n")
+    src = d / "scale.cpp"
+    src.write_text(
+        "#include <scale.hpp>\n"
+        "struct Scaler {\n"
+        "  int k = 3;\n"
+        "  void run(int *p) { apply<<<1, 1>>>([=] __device__ (int *q) { *q *= k; }, p); }\n"
+        "};\n")
+    command = (f"{wrapper} -DKOKKOS_DEPENDENCE -Xcompiler -isystem,{d / 'include'}"
+               f" -O3 -std=gnu++17 -arch=sm_80 -extended-lambda -Wext-lambda-captures-this"
+               f" -Xcompiler -Werror -Xcompiler -Wall -o scale.o -c {src}")
+    (d / "compile_commands.json").write_text(json.dumps(
+        [{"directory": str(d), "command": command, "file": str(src)}]))
+    result = run([tool, "--checks=-*,cuda-*", "-p", str(d)])
+    found = [f"{Path(m['file']).name}:{m['line']}:{m['col']}: {m['check']}"
+             for m in map(FINDING_RE.match, result.stdout.splitlines()) if m]
+    problems = []
+    if found != ["scale.cpp:4:39: cuda-lambda-this-capture"]:
+        problems.append(f"findings {found}, want the capture in scale.cpp only")
+    # A warning: exit 0. A kept host -Werror would make it an error (1).
+    if result.returncode != 0:
+        problems.append(f"exit status {result.returncode}, want 0")
+    if "clang-diagnostic" in result.stdout:
+        problems.append("clang reported an error or warning")
+    if "dropped nvcc flag" in result.stderr:
+        problems.append("a flag was dropped")
+    if problems:
+        fail("nvcc_wrapper database: " + "; ".join(problems) +
+             "\n--- stdout\n" + result.stdout + "\n--- stderr\n" + result.stderr)
+    print("ok: nvcc_wrapper database")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tool", required=True)
@@ -157,6 +209,7 @@ def main():
         work = Path(tmp)
         bad_databases(tool, work)
         plugin_flags(tool, work, cuda_path)
+        nvcc_wrapper_database(tool, work)
         lint_project(tool, args.nvcc, Path(args.project).resolve(), work)
     return 0
 
