@@ -9,6 +9,7 @@
 
 #include "CudaAST.h"
 #include "CudaModuleAnchor.h"
+#include "PassProbe.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -23,7 +24,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "gtest/gtest.h"
+#include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <set>
 
 using namespace clang;
 using namespace clang::tidy;
@@ -50,6 +54,11 @@ struct Outcome {
   bool Ran = false;
   bool ParentMapBuilt = true;
   llvm::StringMap<unsigned> DiagnosticsPerCheck;
+  /// Every finding: "file:offset: message [check]".
+  std::set<std::string> Findings;
+  /// The pass probe's verdict (tool/PassProbe.h): set once the main file
+  /// is read; empty optional inside when the device pass suffices.
+  std::optional<std::optional<std::string>> HostPassReason;
 };
 
 /// Records, after every consumer before it, whether the map exists.
@@ -71,6 +80,11 @@ public:
       : Checks(Checks), Result(Result) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef File) override {
+    CI.getPreprocessor().addPPCallbacks(cuda_lambda_tidy::passDependenceProbe(
+        CI.getSourceManager(),
+        [this](const std::optional<std::string> &Reason) {
+          Result.HostPassReason = Reason;
+        }));
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
     Consumers.push_back(Checks.createASTConsumer(CI, File));
     Consumers.push_back(std::make_unique<ParentMapProbe>(Result));
@@ -126,8 +140,13 @@ Outcome runChecks(const std::string &Path, cuda_lambda_tidy::test::Pass Side,
   IgnoringDiagConsumer Quiet;
   Invocation.setDiagnosticConsumer(&Quiet);
   Invocation.run();
-  for (const ClangTidyError &Error : Diagnostics.take())
+  for (const ClangTidyError &Error : Diagnostics.take()) {
     ++Result.DiagnosticsPerCheck[Error.DiagnosticName];
+    Result.Findings.insert(Error.Message.FilePath + ":" +
+                           std::to_string(Error.Message.FileOffset) + ": " +
+                           Error.Message.Message + " [" +
+                           Error.DiagnosticName + "]");
+  }
   return Result;
 }
 
@@ -214,9 +233,12 @@ TEST(NoParentMapTest, ProbeSeesAParentMap) {
   EXPECT_TRUE(parentMapBuilt(Context));
 }
 
-// Every fixture and every realistic example, in both passes: run by the
-// `no-parent-map-everywhere` test (label integration), which names the
-// directories in CUDA_LAMBDA_TIDY_PARENT_MAP_DIRS.
+// Every fixture and every example, in both passes: run by the
+// `every-file-both-passes` test (label integration), which names the
+// directories in CUDA_LAMBDA_TIDY_PARENT_MAP_DIRS. Two facts from the same
+// parses: no check builds the parent map, and where the pass probe lets the
+// drop-in skip the host pass (its default), the host pass finds nothing the
+// device pass did not.
 TEST(NoParentMapTest, EveryFileOfTheDirectories) {
   const char *Dirs = std::getenv("CUDA_LAMBDA_TIDY_PARENT_MAP_DIRS");
   if (!Dirs)
@@ -233,20 +255,35 @@ TEST(NoParentMapTest, EveryFileOfTheDirectories) {
   }
   std::sort(Files.begin(), Files.end());
   ASSERT_FALSE(Files.empty());
+  unsigned OnePass = 0, TwoPasses = 0;
   for (const std::string &Path : Files) {
     Fixture F = readFixture(Path);
-    for (auto Side : {cuda_lambda_tidy::test::Pass::Device,
-                      cuda_lambda_tidy::test::Pass::Host}) {
-      if (F.HostOnly && Side == cuda_lambda_tidy::test::Pass::Device)
-        continue;
-      Outcome Result = runChecks(F.Path, Side, F.RunArgs);
-      ASSERT_TRUE(Result.Ran) << Path;
-      EXPECT_FALSE(Result.ParentMapBuilt)
-          << Path
-          << (Side == cuda_lambda_tidy::test::Pass::Host ? " (host pass)"
-                                                         : " (device pass)");
+    Outcome Device, Host;
+    if (!F.HostOnly) {
+      Device = runChecks(F.Path, cuda_lambda_tidy::test::Pass::Device,
+                         F.RunArgs);
+      ASSERT_TRUE(Device.Ran) << Path;
+      EXPECT_FALSE(Device.ParentMapBuilt) << Path << " (device pass)";
     }
+    Host = runChecks(F.Path, cuda_lambda_tidy::test::Pass::Host, F.RunArgs);
+    ASSERT_TRUE(Host.Ran) << Path;
+    EXPECT_FALSE(Host.ParentMapBuilt) << Path << " (host pass)";
+    if (F.HostOnly)
+      continue;
+    ASSERT_TRUE(Device.HostPassReason.has_value())
+        << Path << ": the pass probe gave no verdict";
+    if (*Device.HostPassReason) {
+      ++TwoPasses;
+      continue;
+    }
+    ++OnePass;
+    for (const std::string &Finding : Host.Findings)
+      EXPECT_TRUE(Device.Findings.count(Finding))
+          << Path << ": the probe skips the host pass, which finds "
+          << Finding;
   }
+  std::printf("%u files linted in one pass by default, %u in two\n", OnePass,
+              TwoPasses);
 }
 
 } // namespace

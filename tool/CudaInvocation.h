@@ -40,7 +40,8 @@ ToolCommandLine parseToolCommandLine(llvm::ArrayRef<std::string> Args);
 struct OwnOptions {
   bool AllowPlugins = false; ///< `--allow-plugins`: keep -fplugin= & co.
   /// `--cuda-pass=device|host|both`: which side of each CUDA file to parse;
-  /// "" when not given (both, for CUDA sources).
+  /// "" when not given (for CUDA sources: the device pass, and the host pass
+  /// where the pass probe asks for it; PassProbe.h).
   std::string CudaPass;
   /// `--format=text|sarif|github`: how findings are printed.
   std::string Format = "text";

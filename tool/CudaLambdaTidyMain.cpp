@@ -15,6 +15,7 @@
 #include "CudaModuleAnchor.h"
 #include "CudaToolkit.h"
 #include "FallbackHeaders.h"
+#include "PassProbe.h"
 #include "TidyOutput.h"
 #include "clang-tidy/ClangTidyForceLinker.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
@@ -243,6 +244,13 @@ struct ChildRun {
   std::vector<std::string> Args; ///< without argv[0]
   size_t Group = 0;              ///< which output group it belongs to
   std::string StdoutFile, StderrFile, FixesFile;
+  /// A device pass that probes whether the host pass is needed: where the
+  /// probe writes its verdict.
+  std::string ProbeFile;
+  /// A host pass that runs only when the probe of run \c ProbedBy says so.
+  std::optional<size_t> ProbedBy;
+  bool Skipped = false; ///< a probed host pass that was not needed
+  bool Done = false;
   llvm::sys::ProcessInfo Process;
   int Status = 0;
 };
@@ -282,12 +290,15 @@ std::string readWhole(llvm::StringRef Path) {
 
 /// Runs the passes in child processes of this binary, at most \p Parallel at
 /// a time (one with --fix, in order: the device pass fixes first), and
-/// prints their merged findings in \p Own.Format.
+/// prints their merged findings in \p Own.Format. With \p ProbeHostPass
+/// (Passes: device, host) each host pass runs only where its device pass's
+/// probe found code that reads differently on the host (PassProbe.h); the
+/// device passes of all groups run first.
 int runChildren(const char *Argv0, std::vector<std::string> Args,
                 const OwnOptions &Own,
                 llvm::ArrayRef<std::string> Passes,
                 llvm::ArrayRef<std::vector<std::string>> Groups,
-                unsigned Parallel) {
+                unsigned Parallel, bool ProbeHostPass) {
   static int Anchor;
   std::string Self = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
   if (Self.empty())
@@ -298,13 +309,31 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
     Parallel = 1;
 
   std::vector<ChildRun> Runs;
+  // Probed: every group's device pass, then the host passes.
+  std::vector<std::pair<size_t, size_t>> Order; // (pass, group)
   for (size_t G = 0; G < Groups.size(); ++G)
-    for (const std::string &Pass : Passes) {
+    for (size_t P = 0; P < Passes.size(); ++P)
+      Order.push_back({P, G});
+  if (ProbeHostPass)
+    std::stable_sort(Order.begin(), Order.end(),
+                     [](auto &A, auto &B) { return A.first < B.first; });
+  std::vector<size_t> DeviceRunOf(Groups.size());
+  for (auto [P, G] : Order) {
+      const std::string &Pass = Passes[P];
       ChildRun Run;
       Run.Group = G;
       Run.Args = {"--cuda-lambda-tidy-child"};
       if (!Pass.empty())
         Run.Args.push_back("--cuda-pass=" + Pass);
+      if (ProbeHostPass && Pass == "device") {
+        Run.ProbeFile = temporaryFile("probe");
+        if (Run.ProbeFile.empty())
+          return inputError("cannot create a temporary file");
+        Run.Args.push_back((PassProbeOption + Run.ProbeFile).str());
+        DeviceRunOf[G] = Runs.size();
+      }
+      if (ProbeHostPass && Pass == "host")
+        Run.ProbedBy = DeviceRunOf[G];
       if (Own.AllowPlugins)
         Run.Args.push_back("--allow-plugins");
       if (Own.NoToolkit)
@@ -334,11 +363,32 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
     llvm::sys::ProcessInfo Done =
         llvm::sys::Wait(Run.Process, std::nullopt, &Message);
     Run.Status = Done.ReturnCode;
+    Run.Done = true;
     if (Run.Status < 0)
       llvm::errs() << "cuda-lambda-tidy: error: a child pass failed: "
                    << Message << "\n";
   };
   for (size_t I = 0; I < Runs.size(); ++I) {
+    if (Runs[I].ProbedBy) {
+      ChildRun &Device = Runs[*Runs[I].ProbedBy];
+      while (!Device.Done && !Running.empty())
+        WaitOldest();
+      // A device pass that failed (clang's errors, or findings made errors)
+      // gets the host pass too: errors are worth both sides' view.
+      std::optional<std::string> Why =
+          Device.Status != 0
+              ? std::optional<std::string>("the device pass failed")
+              : hostPassNeeded(readWhole(Device.ProbeFile));
+      // CUDA_LAMBDA_TIDY_EXPLAIN_PASSES=1: say which host passes run and why.
+      if (std::getenv("CUDA_LAMBDA_TIDY_EXPLAIN_PASSES"))
+        llvm::errs() << "cuda-lambda-tidy: host pass "
+                     << (Why ? "needed: " + *Why : std::string("skipped"))
+                     << "\n";
+      if (!Why) {
+        Runs[I].Skipped = true;
+        continue;
+      }
+    }
     if (Running.size() >= std::max(1u, Parallel))
       WaitOldest();
     ChildRun &Run = Runs[I];
@@ -372,7 +422,9 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
   for (size_t G = 0; G < Groups.size(); ++G) {
     std::vector<std::vector<PrintedDiagnostic>> Passes;
     for (ChildRun &Run : Runs) {
-      if (Run.Group != G)
+      if (!Run.ProbeFile.empty())
+        llvm::sys::fs::remove(Run.ProbeFile);
+      if (Run.Group != G || Run.Skipped)
         continue;
       Status = std::max(Status, Run.Status < 0 ? 1 : Run.Status);
       std::vector<std::string> Preamble;
@@ -466,6 +518,14 @@ std::string databaseDirOf(const ToolCommandLine &CommandLine) {
 
 int main(int argc, const char **argv) {
   std::vector<std::string> Args(argv + 1, argv + argc);
+  // A device-pass child asked to probe for the host pass (runChildren).
+  std::string ProbeFile;
+  for (auto It = Args.begin(); It != Args.end() && *It != "--"; ++It)
+    if (llvm::StringRef(*It).starts_with(PassProbeOption)) {
+      ProbeFile = It->substr(PassProbeOption.size());
+      Args.erase(It);
+      break;
+    }
   OwnOptions Own = takeOwnOptions(Args);
   if (!Own.Error.empty())
     return inputError(Own.Error);
@@ -510,6 +570,9 @@ int main(int argc, const char **argv) {
       Passes = {"device", "host"};
     else
       Passes = {""};
+    // By default the host pass runs only where it can see something the
+    // device pass did not; --cuda-pass=both forces it.
+    const bool ProbeHostPass = Passes.size() > 1 && Own.CudaPass.empty();
     if (Passes.size() > 1 || Own.Format != "text" || Own.Jobs > 0) {
       std::vector<std::vector<std::string>> Groups;
       if (Own.Jobs == 0) {
@@ -529,13 +592,15 @@ int main(int argc, const char **argv) {
           Groups.push_back({File});
       }
       return runChildren(argv[0], Args, Own, Passes, Groups,
-                         std::max(1u, Own.Jobs));
+                         std::max(1u, Own.Jobs), ProbeHostPass);
     }
     Own.CudaPass = Passes.front();
   }
   if (Own.CudaPass == "both")
     Own.CudaPass = "";
   Args = withCudaPass(Args, Own.CudaPass);
+  if (!ProbeFile.empty())
+    Args = withPassProbe(Args, ProbeFile);
   CommandLine = parseToolCommandLine(Args);
 
   if (!DatabaseDir.empty())

@@ -1,0 +1,68 @@
+//===--- PassProbe.h - cuda-lambda-tidy ---------------------------------===//
+//
+// One pass when one pass sees everything. By default the drop-in lints the
+// device pass of a CUDA file first, with this probe watching the
+// preprocessor; the host pass runs after it only when the user's own code
+// (files outside system headers) can read differently on the host: an
+// `#if`/`#ifdef` on `__CUDA_ARCH__` and the like, or a macro whose
+// definition depends on them (`NV_IF_TARGET`, a project's own
+// `MY_IS_DEVICE`), used there. Everything else the host pass would see in
+// the user's code is what the device pass saw.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_TOOL_PASSPROBE_H
+#define CUDA_LAMBDA_TIDY_TOOL_PASSPROBE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class PPCallbacks;
+class SourceManager;
+} // namespace clang
+
+namespace cuda_lambda_tidy {
+
+/// Called once the main file is read: std::nullopt when the device pass saw
+/// all the user's code reads, else where and why the host reads otherwise.
+using PassVerdictHandler =
+    std::function<void(const std::optional<std::string> &HostPassReason)>;
+
+/// The preprocessor watcher: which macros differ between the passes
+/// (predefined for one: `__CUDA_ARCH__`, `__NVPTX__`, ...; defined under a
+/// condition on one, or in terms of one, in any header), and the first line
+/// of the user's own code that reads one.
+std::unique_ptr<clang::PPCallbacks>
+passDependenceProbe(const clang::SourceManager &SM, PassVerdictHandler OnEnd);
+
+/// The line a probe writes for one translation unit (hostPassNeeded reads).
+std::string passVerdictLine(const std::optional<std::string> &HostPassReason);
+
+/// The probe's check name (PassProbeCheck.cpp, in the binary): internal, enabled only in a device-pass child
+/// that its parent asked to probe (withPassProbe).
+inline constexpr llvm::StringLiteral PassProbeCheckName =
+    "cuda-lambda-tidy-internal-pass-probe";
+
+/// The child's own option naming the file the probe writes its verdict to.
+inline constexpr llvm::StringLiteral PassProbeOption =
+    "--cuda-lambda-tidy-pass-probe=";
+
+/// Makes the probe check known to clang-tidy in this process, writing its
+/// verdict to \p ReportFile, and returns \p Args (tool options, as given to
+/// clang-tidy) with the probe enabled after whatever `--checks` says.
+std::vector<std::string> withPassProbe(llvm::ArrayRef<std::string> Args,
+                                       llvm::StringRef ReportFile);
+
+/// What a probe wrote: std::nullopt when the host pass adds nothing; else
+/// why it is needed (also when the probe wrote nothing readable).
+std::optional<std::string> hostPassNeeded(llvm::StringRef ReportText);
+
+} // namespace cuda_lambda_tidy
+
+#endif

@@ -1,0 +1,87 @@
+//===--- PassProbeCheck.cpp - cuda-lambda-tidy --------------------------===//
+//
+// The pass probe as a clang-tidy check, so that it runs inside clang-tidy's
+// own parse of a device-pass child. Internal: registered only in a child
+// asked to probe (withPassProbe), never part of the `cuda` module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PassProbe.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cuda_lambda_tidy {
+namespace {
+
+using namespace clang;
+
+/// Where the verdict goes (set by withPassProbe, before clang-tidy runs).
+std::string &reportFile() {
+  static std::string File;
+  return File;
+}
+
+class PassProbeCheck : public tidy::ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *) override {
+    if (reportFile().empty())
+      return;
+    // One line per translation unit, appended: a child may lint several.
+    PP->addPPCallbacks(passDependenceProbe(
+        SM, [](const std::optional<std::string> &HostPassReason) {
+          std::error_code EC;
+          llvm::raw_fd_ostream Out(reportFile(), EC,
+                                   llvm::sys::fs::OF_Append);
+          if (!EC)
+            Out << passVerdictLine(HostPassReason);
+        }));
+  }
+};
+
+class PassProbeModule : public tidy::ClangTidyModule {
+public:
+  void addCheckFactories(tidy::ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<PassProbeCheck>(PassProbeCheckName);
+  }
+};
+
+} // namespace
+
+std::vector<std::string> withPassProbe(llvm::ArrayRef<std::string> Args,
+                                       llvm::StringRef ReportFile) {
+  static std::optional<tidy::ClangTidyModuleRegistry::Add<PassProbeModule>>
+      Registered;
+  if (!Registered)
+    Registered.emplace("cuda-lambda-tidy-internal",
+                       "cuda-lambda-tidy's pass probe");
+  reportFile() = ReportFile.str();
+
+  std::vector<std::string> Result(Args.begin(), Args.end());
+  const std::string Probe = PassProbeCheckName.str();
+  for (size_t I = 0; I < Result.size(); ++I) {
+    llvm::StringRef Arg = Result[I];
+    if (Arg == "--")
+      break;
+    llvm::StringRef Name = Arg.ltrim('-');
+    if (Arg.starts_with("-") && Name.consume_front("checks=")) {
+      Result[I] = Arg.str() + "," + Probe;
+      return Result;
+    }
+    if (Arg.starts_with("-") && Name == "checks" && I + 1 < Result.size()) {
+      Result[I + 1] += "," + Probe;
+      return Result;
+    }
+  }
+  Result.insert(Result.begin(), "--checks=" + Probe);
+  return Result;
+}
+
+} // namespace cuda_lambda_tidy
