@@ -7,8 +7,8 @@
 # Layout below the prefix:
 #   bin/cuda-lambda-tidy                 the drop-in clang-tidy
 #   bin/cuda-lambda-tidy-launcher        a symlink to it: the compiler launcher
-#   bin/cuda-lambda-tidy-static          the self-contained binary, when
-#                                        built (CUDA_LAMBDA_TIDY_STATIC)
+#   bin/cuda-lambda-tidy-static          the self-contained binary, only with
+#                                        --component static (below)
 #   lib/cuda-lambda-tidy/libCudaLambdaTidy.so   the clang-tidy-22 plugin
 #   share/cuda-lambda-tidy/cuda_lambda_tidy_nvcc_compat.h
 #                                        the nvcc-compatibility layer, for
@@ -24,8 +24,12 @@ install(TARGETS cuda-lambda-tidy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # A symlink, installed as one.
 install(FILES ${CMAKE_BINARY_DIR}/bin/cuda-lambda-tidy-launcher
         DESTINATION ${CMAKE_INSTALL_BINDIR})
+# One file that needs no LLVM: copy it anywhere, or
+#   cmake --install build --component static --prefix P
+# Not in a full install or the packages, which depend on LLVM anyway.
 if(TARGET cuda-lambda-tidy-static)
-  install(TARGETS cuda-lambda-tidy-static RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(TARGETS cuda-lambda-tidy-static RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+          COMPONENT static EXCLUDE_FROM_ALL)
 endif()
 install(TARGETS CudaLambdaTidy
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cuda-lambda-tidy)
