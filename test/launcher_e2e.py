@@ -11,13 +11,13 @@ built by nvcc with `ninja -j2`.
    finding is printed (particles.cu:15:22, [cuda-lambda-this-capture]) with
    the launcher's error line; particles.cu has no object file; plain.cu,
    clean, is compiled.
-2. The same file with CUDA_LAMBDA_TIDY_LAUNCHER_MODE=warn: the build passes
-   and prints the finding.
-3. The fixed file (`[=, *this]`): the build passes and the launcher prints
+2. The fixed file (`[=, *this]`): the build passes and the launcher prints
    nothing.
-4. Chained to ccache (CMAKE_CUDA_COMPILER_LAUNCHER="<launcher>;ccache", a
-   private CCACHE_DIR): a build, then a clean rebuild that ccache serves
-   from its cache, both linted. Skipped, saying so, when ccache is missing.
+3. The hazard again with CUDA_LAMBDA_TIDY_LAUNCHER_MODE=warn, chained to
+   ccache (CMAKE_CUDA_COMPILER_LAUNCHER="<launcher>;ccache", a private
+   CCACHE_DIR): the build passes and prints the finding; a clean rebuild is
+   served from ccache's cache and linted again. Without ccache (said so),
+   warn mode is shown through the launcher alone.
 
 Exits 77 (skipped) when nvcc, cmake or ninja is missing.
 """
@@ -59,6 +59,14 @@ def configure(project, build, nvcc, launcher, env):
                   f"-DCMAKE_CUDA_COMPILER_LAUNCHER={launcher}"], env=env)
     if result.returncode != 0:
         fail("cmake configure failed", result.stdout)
+
+
+def check_warn(result, particles_obj):
+    if result.returncode != 0 or not particles_obj.exists():
+        fail("the build failed in warn mode", result.stdout)
+    if not FINDING.search(result.stdout) or \
+            "cuda-lambda-tidy-launcher: warning: 1 finding in" not in result.stdout:
+        fail("the finding is not printed in warn mode", result.stdout)
 
 
 def ccache_stats(env):
@@ -117,17 +125,7 @@ def main():
             fail("plain.cu, which is clean, was not compiled", result.stdout)
         print("hazard, --mode=error: build failed with the finding")
 
-        # 2. Warn mode: the same file builds, the finding printed.
-        warn_env = dict(env, CUDA_LAMBDA_TIDY_LAUNCHER_MODE="warn")
-        result = ninja(build, warn_env)
-        if result.returncode != 0 or not particles_obj.exists():
-            fail("the build failed in warn mode", result.stdout)
-        if not FINDING.search(result.stdout) or \
-                "cuda-lambda-tidy-launcher: warning: 1 finding in" not in result.stdout:
-            fail("the finding is not printed in warn mode", result.stdout)
-        print("hazard, CUDA_LAMBDA_TIDY_LAUNCHER_MODE=warn: built, finding printed")
-
-        # 3. The fix builds, silently.
+        # 2. The fix builds, silently.
         source.write_text(source.read_text().replace(HAZARD, FIXED))
         result = ninja(build, env)
         if result.returncode != 0:
@@ -136,32 +134,30 @@ def main():
             fail("the launcher printed something on the fixed file", result.stdout)
         print("fixed ([=, *this]): built, nothing printed")
 
-        # 4. Chained to ccache.
+        # 3. Warn mode, chained to ccache.
+        source.write_text(source.read_text().replace(FIXED, HAZARD))
+        warn_env = dict(env, CUDA_LAMBDA_TIDY_LAUNCHER_MODE="warn")
         ccache = shutil.which("ccache")
         if not ccache:
             print("ccache not installed: the chaining part is skipped")
+            result = ninja(build, warn_env)
+            check_warn(result, particles_obj)
+            print("hazard, CUDA_LAMBDA_TIDY_LAUNCHER_MODE=warn: built, finding printed")
             return 0
-        cc_env = dict(env, CCACHE_DIR=str(tmp / "ccache"),
-                      CUDA_LAMBDA_TIDY_LAUNCHER_MODE="warn")
+        cc_env = dict(warn_env, CCACHE_DIR=str(tmp / "ccache"))
         cc_env.pop("CCACHE_DISABLE")
-        source.write_text(source.read_text().replace(FIXED, HAZARD))
         configure(project, build, args.nvcc, f"{launcher};{ccache}", cc_env)
-        outputs = []
-        for attempt in range(2):
+        for attempt in ("first build", "clean rebuild"):
             run(["ninja", "-C", str(build), "-t", "clean"], env=cc_env)
-            result = ninja(build, cc_env)
-            if result.returncode != 0:
-                fail("the build through ccache failed", result.stdout)
-            if not FINDING.search(result.stdout):
-                fail("the build through ccache was not linted", result.stdout)
-            outputs.append(result.stdout)
+            check_warn(ninja(build, cc_env), particles_obj)
         stats = ccache_stats(cc_env)
         hits = stats.get("direct_cache_hit", 0) + stats.get("preprocessed_cache_hit", 0)
         misses = stats.get("cache_miss", 0)
-        if misses < 2 or hits < 2:
-            fail(f"ccache did not serve the rebuild: {misses} misses, {hits} hits",
-                 "\n".join(outputs))
-        print(f"chained to ccache: linted both times; ccache {misses} misses, {hits} hits")
+        if misses != 2 or hits != 2:
+            fail(f"ccache did not serve the rebuild: {misses} misses, {hits} hits "
+                 "(2 and 2 expected)")
+        print("hazard, CUDA_LAMBDA_TIDY_LAUNCHER_MODE=warn, chained to ccache: built "
+              f"and linted twice, the finding printed; ccache {misses} misses, {hits} hits")
     return 0
 
 

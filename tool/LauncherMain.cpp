@@ -19,6 +19,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
 #include <cstring>
@@ -66,6 +67,8 @@ LintResult lint(llvm::StringRef Self, llvm::ArrayRef<std::string> LintArgs,
   };
   std::string Database = Path("compile_commands.json");
   std::string Out = Path("stdout"), Err = Path("stderr");
+  for (const std::string &File : {Database, Out, Err})
+    llvm::sys::RemoveFileOnSignal(File);
   {
     std::error_code EC;
     llvm::raw_fd_ostream File(Database, EC);
