@@ -12,13 +12,16 @@
 
 #include "CompileDatabase.h"
 #include "CudaInvocation.h"
+#include "CudaLambdaTidyVersion.h"
 #include "CudaModuleAnchor.h"
 #include "CudaToolkit.h"
 #include "FallbackHeaders.h"
+#include "Launcher.h"
 #include "PassProbe.h"
 #include "TidyOutput.h"
 #include "clang-tidy/ClangTidyForceLinker.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -137,8 +140,59 @@ std::string compileDatabaseAbove(llvm::StringRef Source) {
   return "";
 }
 
+/// This binary's path, symlinks resolved.
+std::string selfPath(const char *Argv0) {
+  static int Anchor;
+  std::string Self = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
+  return Self.empty() ? std::string(Argv0) : Self;
+}
+
+/// clang's resource directory (builtin headers, CUDA wrappers) for a run
+/// that parses: LLVM's, or in the self-contained binary its own copy,
+/// written once per process to a private temporary directory.
+llvm::Expected<std::string> resourceDir() {
+  llvm::ArrayRef<FallbackHeader> Embedded = embeddedResourceHeaders();
+  if (Embedded.empty())
+    return std::string(CLANG_RESOURCE_DIR);
+  static std::optional<std::string> Written;
+  if (Written)
+    return *Written;
+  llvm::Expected<std::string> Dir =
+      temporaryDirectories().create("cuda-lambda-tidy-resource");
+  if (!Dir)
+    return Dir.takeError();
+  if (llvm::Error Failed = writeBundledHeaders(*Dir, Embedded))
+    return std::move(Failed);
+  for (const FallbackHeader &Header : Embedded) {
+    llvm::SmallString<256> Path(*Dir);
+    llvm::sys::path::append(Path, Header.Path);
+    llvm::sys::RemoveFileOnSignal(Path);
+  }
+  Written = *Dir;
+  return *Written;
+}
+
+/// The check documentation for SARIF's rule help: the installed copy
+/// (<prefix>/share/doc/cuda-lambda-tidy/docs/checks, found from this binary's
+/// place, <prefix>/bin), else the source tree's.
+std::string docsDir(const char *Argv0) {
+  llvm::SmallString<256> Installed(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(selfPath(Argv0))));
+  llvm::sys::path::append(Installed, CUDA_LAMBDA_TIDY_INSTALLED_DOCS_DIR);
+  if (llvm::sys::fs::is_directory(Installed))
+    return Installed.str().str();
+  return CUDA_LAMBDA_TIDY_DOCS_DIR;
+}
+
 int runClangTidy(const char *Argv0, llvm::ArrayRef<std::string> Args) {
-  std::vector<std::string> Final = withResourceDir(Args, CLANG_RESOURCE_DIR);
+  std::string ResourceDir = CLANG_RESOURCE_DIR;
+  if (!asksForInformation(parseToolCommandLine(Args).ToolArgs)) {
+    llvm::Expected<std::string> Dir = resourceDir();
+    if (!Dir)
+      return inputError(llvm::toString(Dir.takeError()));
+    ResourceDir = *Dir;
+  }
+  std::vector<std::string> Final = withResourceDir(Args, ResourceDir);
   std::vector<const char *> TidyArgv = {Argv0};
   for (const std::string &Arg : Final)
     TidyArgv.push_back(Arg.c_str());
@@ -299,10 +353,7 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
                 llvm::ArrayRef<std::string> Passes,
                 llvm::ArrayRef<std::vector<std::string>> Groups,
                 unsigned Parallel, bool ProbeHostPass) {
-  static int Anchor;
-  std::string Self = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
-  if (Self.empty())
-    Self = Argv0;
+  std::string Self = selfPath(Argv0);
   std::string ExportFixes = takeExportFixes(Args);
   bool WantFixes = !ExportFixes.empty() || Own.Format == "sarif";
   if (asksForFixes(Args))
@@ -478,8 +529,8 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
     Out << writeExportedFixes(Fixes);
   }
   if (Own.Format == "sarif") {
-    llvm::outs() << renderSarif(All, Fixes, /*ToolVersion=*/"",
-                                artifactUri(CUDA_LAMBDA_TIDY_DOCS_DIR "/"));
+    llvm::outs() << renderSarif(All, Fixes, CUDA_LAMBDA_TIDY_VERSION,
+                                artifactUri(docsDir(Argv0) + "/"));
   } else if (Own.Format == "github") {
     llvm::outs() << renderGithub(All);
   } else {
@@ -518,6 +569,20 @@ std::string databaseDirOf(const ToolCommandLine &CommandLine) {
 
 int main(int argc, const char **argv) {
   std::vector<std::string> Args(argv + 1, argv + argc);
+  // The compiler launcher: under its own name (a symlink to this binary),
+  // or with --launcher first.
+  if (llvm::sys::path::stem(argv[0]) == LauncherName)
+    return launcherMain(argv[0], Args);
+  if (!Args.empty() && Args.front() == "--launcher")
+    return launcherMain(argv[0], llvm::ArrayRef(Args).drop_front());
+  // --version: clang-tidy's lines (LLVM's version), then ours.
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &OS) {
+    OS << "cuda-lambda-tidy version " CUDA_LAMBDA_TIDY_VERSION "\n"
+       << "  built with LLVM " CUDA_LAMBDA_TIDY_LLVM_VERSION
+       << (embeddedResourceHeaders().empty()
+               ? " (shared libraries)\n"
+               : " (linked statically, clang's headers built in)\n");
+  });
   // A device-pass child asked to probe for the host pass (runChildren).
   std::string ProbeFile;
   for (auto It = Args.begin(); It != Args.end() && *It != "--"; ++It)

@@ -21,8 +21,7 @@ llvm::ArrayRef<FallbackHeader> fallbackHeaders() { return BundledHeaders; }
 
 const FallbackHeader &nvccCompatHeader() { return NvccCompatHeaders[0]; }
 
-/// Writes each of \p Headers below \p Dir, which must exist.
-static llvm::Error writeHeaders(llvm::StringRef Dir,
+llvm::Error writeBundledHeaders(llvm::StringRef Dir,
                                 llvm::ArrayRef<FallbackHeader> Headers) {
   for (const FallbackHeader &Header : Headers) {
     llvm::SmallString<256> Path(Dir);
@@ -48,11 +47,11 @@ static llvm::Error writeHeaders(llvm::StringRef Dir,
 }
 
 llvm::Error writeFallbackHeaders(llvm::StringRef Dir) {
-  return writeHeaders(Dir, fallbackHeaders());
+  return writeBundledHeaders(Dir, fallbackHeaders());
 }
 
 llvm::Expected<std::string> writeNvccCompatHeader(llvm::StringRef Dir) {
-  if (llvm::Error Failed = writeHeaders(Dir, nvccCompatHeader()))
+  if (llvm::Error Failed = writeBundledHeaders(Dir, nvccCompatHeader()))
     return std::move(Failed);
   llvm::SmallString<256> Path(Dir);
   llvm::sys::path::append(Path, nvccCompatHeader().Path);

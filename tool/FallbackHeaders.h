@@ -35,6 +35,18 @@ llvm::ArrayRef<FallbackHeader> fallbackHeaders();
 /// Writes every bundled header below \p Dir, which must exist.
 llvm::Error writeFallbackHeaders(llvm::StringRef Dir);
 
+/// Writes each of \p Headers below \p Dir, which must exist, creating the
+/// directories they name.
+llvm::Error writeBundledHeaders(llvm::StringRef Dir,
+                                llvm::ArrayRef<FallbackHeader> Headers);
+
+/// clang's resource headers (the builtin headers and the CUDA wrappers),
+/// each with its path below a resource directory (`include/stddef.h`), as
+/// the self-contained binary carries them (ResourceHeaders.cpp); empty in
+/// the binary that uses the ones LLVM installed (NoResourceHeaders.cpp).
+/// Defined by the binary, not by this library.
+llvm::ArrayRef<FallbackHeader> embeddedResourceHeaders();
+
 /// The nvcc-compatibility layer: what nvcc accepts and clang rejects for
 /// want of a declaration (`__managed__`, host min/max). Force-included after
 /// the toolkit's (or the fallback) headers into every CUDA parse the tool

@@ -566,6 +566,7 @@ void Translator::run(llvm::ArrayRef<std::string> Args, int Depth) {
 
 TranslatedCommand Translator::finish(llvm::StringRef Nvcc) {
   Result.ExtendedLambda = ExtendedLambda;
+  Result.Inputs = Inputs;
   if (Language == "cuda") // clang's spelling, which nvcc itself rejects
     Language = "cu";
   if (!Language.empty())
@@ -661,6 +662,10 @@ bool isNvccOrWrapper(llvm::StringRef Program) {
 }
 
 } // namespace
+
+bool isNvccProgram(llvm::StringRef Program) {
+  return isNvccOrWrapper(Program);
+}
 
 bool isNvccCommand(llvm::ArrayRef<std::string> Command) {
   if (Command.empty())

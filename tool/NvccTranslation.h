@@ -24,6 +24,10 @@ namespace cuda_lambda_tidy {
 /// that the file is built by nvcc without knowing nvcc.
 constexpr const char *FromNvccMacro = "__CUDA_LAMBDA_TIDY_FROM_NVCC__";
 
+/// Whether \p Program names nvcc (`nvcc`, `/path/nvcc`, `nvcc.exe`) or
+/// Kokkos's `nvcc_wrapper`.
+bool isNvccProgram(llvm::StringRef Program);
+
 /// Whether \p Command runs nvcc (`nvcc`, `/path/nvcc`, `nvcc.exe`), or
 /// Kokkos's `nvcc_wrapper`, directly or through a compiler launcher
 /// (`ccache`, `sccache`).
@@ -68,6 +72,9 @@ struct TranslatedCommand {
   bool IsCuda = false; ///< nvcc compiles the input as CUDA (`.cu`, `-x cu`)
   /// Parsed against the fallback headers: no toolkit for this nvcc.
   bool UsesFallback = false;
+  /// The command's input files (its words that are not options or option
+  /// values), as written.
+  std::vector<std::string> Inputs;
 };
 
 /// Translates the nvcc command \p Command, run in \p Directory. The command

@@ -1,0 +1,61 @@
+# Installation and packages.
+#
+#   cmake --install build --prefix P     P/bin/cuda-lambda-tidy, ...
+#   cd build && cpack                    cuda-lambda-tidy_<v>_<arch>.deb and
+#                                        cuda-lambda-tidy-<v>-Linux.tar.gz
+#
+# Layout below the prefix:
+#   bin/cuda-lambda-tidy                 the drop-in clang-tidy
+#   bin/cuda-lambda-tidy-launcher        a symlink to it: the compiler launcher
+#   bin/cuda-lambda-tidy-static          the self-contained binary, only with
+#                                        --component static (below)
+#   lib/cuda-lambda-tidy/libCudaLambdaTidy.so   the clang-tidy-22 plugin
+#   share/cuda-lambda-tidy/cuda_lambda_tidy_nvcc_compat.h
+#                                        the nvcc-compatibility layer, for
+#                                        plugin users (the binaries carry it)
+#   share/doc/cuda-lambda-tidy/          README.md, docs/integration.md,
+#                                        docs/checks/*.md (SARIF's rule help)
+#
+# The binaries find nothing of the build or source tree: the headers they
+# parse with are compiled in, the documentation is found from their own
+# place, and the run path is LLVM's library directory alone.
+
+install(TARGETS cuda-lambda-tidy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# A symlink, installed as one.
+install(FILES ${CMAKE_BINARY_DIR}/bin/cuda-lambda-tidy-launcher
+        DESTINATION ${CMAKE_INSTALL_BINDIR})
+# One file that needs no LLVM: copy it anywhere, or
+#   cmake --install build --component static --prefix P
+# Not in a full install or the packages, which depend on LLVM anyway.
+if(TARGET cuda-lambda-tidy-static)
+  install(TARGETS cuda-lambda-tidy-static RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+          COMPONENT static EXCLUDE_FROM_ALL)
+endif()
+install(TARGETS CudaLambdaTidy
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/cuda-lambda-tidy)
+install(FILES tool/compat/cuda_lambda_tidy_nvcc_compat.h
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/cuda-lambda-tidy)
+install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES docs/integration.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(DIRECTORY docs/checks/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs/checks
+        FILES_MATCHING PATTERN "*.md")
+
+set(CPACK_PACKAGE_NAME cuda-lambda-tidy)
+set(CPACK_PACKAGE_VENDOR cuda-lambda-tidy)
+set(CPACK_PACKAGE_CONTACT "cuda-lambda-tidy maintainers <cuda-lambda-tidy@users.noreply.github.com>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_GENERATOR DEB TGZ)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+# What the binary links (libclang-cpp, libLLVM) and parses with (clang's
+# builtin and CUDA wrapper headers: libclang-common), named by hand:
+# dpkg-shlibdeps would find libLLVM through the llvm-22-dev symlink the run
+# path points at, and ask for the whole development package. The plugin's
+# host is clang-tidy-22; a CUDA toolkit is found at run time, or the bundled
+# fallback header is used.
+set(LLVM_DEB_VERSION "1:${LLVM_VERSION_MAJOR}.${LLVM_VERSION_MINOR}")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+    "libclang-cpp${LLVM_VERSION_MAJOR} (>= ${LLVM_DEB_VERSION}), libllvm${LLVM_VERSION_MAJOR} (>= ${LLVM_DEB_VERSION}), libclang-common-${LLVM_VERSION_MAJOR}-dev (>= ${LLVM_DEB_VERSION}), libc6, libstdc++6, libgcc-s1")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-tidy-${LLVM_VERSION_MAJOR}")
+include(CPack)
