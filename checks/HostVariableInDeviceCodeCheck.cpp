@@ -267,7 +267,27 @@ Use classifyConstantUse(const Expr &Ref, const VarDecl &Var,
   if (Ref.isLValue() &&
       (Ref.getType()->isReferenceType() || !T->isScalarType()))
     return Use::Reference;
-  if (const auto *Cast = Parent.get<ImplicitCastExpr>();
+  // The lvalue may be a potential result of a larger one (C++
+  // [basic.def.odr]): an operand of a glvalue conditional (`c ? limit : n`),
+  // the right of a comma. Reading the whole reads the value: no storage.
+  const Expr *Result = &Ref;
+  DynTypedNode Reader = Parent;
+  for (;;) {
+    if (const auto *Cond = Reader.get<ConditionalOperator>();
+        Cond && Cond->isGLValue() &&
+        (Cond->getTrueExpr()->IgnoreParens() == Result ||
+         Cond->getFalseExpr()->IgnoreParens() == Result)) {
+      Result = Cond;
+    } else if (const auto *Comma = Reader.get<BinaryOperator>();
+               Comma && Comma->getOpcode() == BO_Comma &&
+               Comma->getRHS()->IgnoreParens() == Result) {
+      Result = Comma;
+    } else {
+      break;
+    }
+    Reader = parentOf(*Result, Above);
+  }
+  if (const auto *Cast = Reader.get<ImplicitCastExpr>();
       Cast && Cast->getCastKind() == CK_LValueToRValue)
     return Use::Fine;
   if (isInConstantContext(Ref, Above, Ctx))
