@@ -140,7 +140,7 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
         auto Diag = diag(
             Crossing.Loc,
             utils::crossingMessage(
-                "%select{|, whose member '%5' is}4 an object of polymorphic "
+                ", %select{|whose member '%5' is }4an object of polymorphic "
                 "class %6: its virtual function table pointer is the host's, "
                 "and a virtual call on the device faults; pass plain data "
                 "and construct the object on the device, or dispatch "
