@@ -1,6 +1,7 @@
 #include "utils/KernelBoundary.h"
 #include "CudaAST.h"
 #include "gtest/gtest.h"
+#include <algorithm>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -34,11 +35,19 @@ std::vector<BoundaryCrossing> crossingsIn(ASTUnit &AST) {
   MatchFinder Finder;
   matchCrossingSites(Finder, &Collect);
   Finder.matchAST(AST.getASTContext());
+  // In the order written (the finder's order of visit is its own).
+  const SourceManager &SM = AST.getSourceManager();
+  std::stable_sort(Collect.Crossings.begin(), Collect.Crossings.end(),
+                   [&](const BoundaryCrossing &A, const BoundaryCrossing &B) {
+                     return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
+                   });
   return Collect.Crossings;
 }
 
 std::string typeName(const BoundaryCrossing &C) {
-  PrintingPolicy Policy{LangOptions()};
+  LangOptions CPlusPlus;
+  CPlusPlus.CPlusPlus = true;
+  PrintingPolicy Policy{CPlusPlus};
   Policy.SuppressScope = true;
   return C.Type.getAsString(Policy);
 }
