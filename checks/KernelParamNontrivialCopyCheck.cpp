@@ -257,7 +257,7 @@ void KernelParamNontrivialCopyCheck::check(
           // designed for what they do; closures of device lambdas have
           // their captures checked where they are written.
           if (Record.isTriviallyCopyable() ||
-              SM.isInSystemHeader(Record.getLocation()) ||
+              utils::isLibraryType(Record) ||
               AllowedTypes.allows(Record) ||
               utils::isDeviceLambdaClosure(Record))
             return utils::PartVerdict::Skip;

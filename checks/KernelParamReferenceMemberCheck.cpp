@@ -44,6 +44,8 @@ void KernelParamReferenceMemberCheck::check(
           if (AllowedTypes.allows(Record) ||
               utils::isDeviceLambdaClosure(Record))
             return utils::PartVerdict::Skip;
+          if (utils::isLibraryType(Record))
+            return utils::PartVerdict::Descend;
           Member = firstReferenceMember(Record);
           return Member ? utils::PartVerdict::Found
                         : utils::PartVerdict::Descend;

@@ -130,6 +130,8 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
     auto Visit = [&](const CXXRecordDecl &Record) {
       if (AllowedTypes.allows(Record) || utils::isDeviceLambdaClosure(Record))
         return utils::PartVerdict::Skip;
+      if (utils::isLibraryType(Record))
+        return utils::PartVerdict::Descend;
       Virtual = deviceVirtualOf(Record);
       return Virtual ? utils::PartVerdict::Found : utils::PartVerdict::Descend;
     };
@@ -160,7 +162,7 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
       Pointee = Crossing.Type.getNonReferenceType();
     const CXXRecordDecl *Record = Pointee->getAsCXXRecordDecl();
     if (!Record || Pointee == Crossing.Type || !Crossing.Value ||
-        AllowedTypes.allows(*Record))
+        AllowedTypes.allows(*Record) || utils::isLibraryType(*Record))
       continue;
     Virtual = deviceVirtualOf(*Record);
     if (!Virtual)

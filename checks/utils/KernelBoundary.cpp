@@ -5,6 +5,7 @@
 #include "TypeFacts.h"
 #include "clang/AST/DeclTemplate.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Regex.h"
 
 using namespace clang::ast_matchers;
@@ -139,6 +140,22 @@ bool isDeviceExecutionPolicy(QualType Type) {
 
 bool isDeviceSystemType(QualType Type) {
   return isDeviceSystemTypeAt(Type, 0);
+}
+
+bool isLibraryType(const CXXRecordDecl &Record) {
+  const SourceManager &SM = Record.getASTContext().getSourceManager();
+  if (SM.isInSystemHeader(Record.getLocation()))
+    return true;
+  const NamespaceDecl *Outermost = nullptr;
+  for (const DeclContext *C = Record.getDeclContext(); C; C = C->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(C);
+        NS && !NS->isInline() && !NS->isAnonymousNamespace())
+      Outermost = NS;
+  if (!Outermost)
+    return false;
+  return llvm::StringSwitch<bool>(Outermost->getName())
+      .Cases("std", "thrust", "cub", "cuda", "nv", "cooperative_groups", true)
+      .Default(false);
 }
 
 bool isDeviceLambdaClosure(const CXXRecordDecl &Record) {

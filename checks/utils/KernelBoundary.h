@@ -119,6 +119,14 @@ bool isDeviceSystemType(QualType Type);
 /// crossings of their own, found at the lambda.
 bool isDeviceLambdaClosure(const CXXRecordDecl &Record);
 
+/// Whether \p Record belongs to a library rather than to the user: declared
+/// in a system header, or in namespace `std`, `thrust`, `cub`, `cuda`,
+/// `nv` or `cooperative_groups` (also when the library itself is the project
+/// being linted, and its headers are not system headers). What a library
+/// type does with its own members is the library's design: checks look
+/// through it at the user's types it holds, or skip it, but do not judge it.
+bool isLibraryType(const CXXRecordDecl &Record);
+
 /// Registers with \p Finder, for \p Callback, the matchers of every crossing
 /// site outside system headers: launches, extended lambdas and device
 /// algorithm calls, in templates' instantiations too (where the types are
