@@ -176,4 +176,22 @@ TEST(KernelBoundaryTest, ByValuePartsFollowMembersAndBases) {
   EXPECT_EQ(Leaf->memberPath(), "leaf");
 }
 
+TEST(KernelBoundaryTest, LibraryTypesAreTheLibrarys) {
+  auto AST = parseCuda(R"cu(
+    namespace thrust { namespace detail { struct Wrapper { int &a; }; } }
+    namespace cuda { inline namespace v1 { struct Span { float *p; }; } }
+    namespace app { struct Mine { int &a; }; }
+    struct Global {};
+  )cu");
+  ASSERT_TRUE(AST);
+  auto Named = [&](const char *Name) {
+    return findFirst<CXXRecordDecl>(*AST,
+                                    cxxRecordDecl(hasName(Name), isDefinition()));
+  };
+  EXPECT_TRUE(isLibraryType(*Named("Wrapper")));
+  EXPECT_TRUE(isLibraryType(*Named("Span")));
+  EXPECT_FALSE(isLibraryType(*Named("Mine")));
+  EXPECT_FALSE(isLibraryType(*Named("Global")));
+}
+
 } // namespace
