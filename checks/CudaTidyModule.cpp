@@ -6,6 +6,9 @@
 
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
+#include "KernelParamNontrivialCopyCheck.h"
+#include "KernelParamReferenceMemberCheck.h"
+#include "KernelParamVirtualCheck.h"
 #include "LambdaAdlPlaceholderCheck.h"
 #include "LambdaAnnotationFormCheck.h"
 #include "LambdaArchDependentCheck.h"
@@ -36,6 +39,12 @@ public:
         "cuda-extended-lambda-flag");
     CheckFactories.registerCheck<HostVariableInDeviceCodeCheck>(
         "cuda-host-variable-in-device-code");
+    CheckFactories.registerCheck<KernelParamNontrivialCopyCheck>(
+        "cuda-kernel-param-nontrivial-copy");
+    CheckFactories.registerCheck<KernelParamReferenceMemberCheck>(
+        "cuda-kernel-param-reference-member");
+    CheckFactories.registerCheck<KernelParamVirtualCheck>(
+        "cuda-kernel-param-virtual");
     CheckFactories.registerCheck<LambdaAdlPlaceholderCheck>(
         "cuda-lambda-adl-placeholder");
     CheckFactories.registerCheck<LambdaAnnotationFormCheck>(

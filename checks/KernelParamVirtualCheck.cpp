@@ -1,0 +1,192 @@
+//===--- KernelParamVirtualCheck.cpp - cuda-lambda-tidy -----------------===//
+
+#include "KernelParamVirtualCheck.h"
+#include "utils/ExecutionSpace.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+KernelParamVirtualCheck::KernelParamVirtualCheck(StringRef Name,
+                                                 ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      AllowedTypesOption(Options.get("AllowedTypes", "")),
+      AllowedTypes(AllowedTypesOption) {}
+
+void KernelParamVirtualCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "AllowedTypes", AllowedTypesOption);
+}
+
+void KernelParamVirtualCheck::registerMatchers(MatchFinder *Finder) {
+  utils::matchCrossingSites(*Finder, this);
+}
+
+/// The first virtual function of \p Record (its own or inherited) that
+/// device code can call: without one, the host's vtable pointer is never
+/// followed on the device.
+static const CXXMethodDecl *deviceVirtualOf(const CXXRecordDecl &Record,
+                                            unsigned Depth = 0) {
+  const CXXRecordDecl *Definition = Record.getDefinition();
+  if (!Definition || Depth > 16 || !Definition->isPolymorphic())
+    return nullptr;
+  for (const CXXMethodDecl *Method : Definition->methods())
+    if (Method->isVirtual() && !isa<CXXDestructorDecl>(Method) &&
+        utils::runsOnDevice(utils::executionSpaceOf(*Method)))
+      return Method;
+  for (const CXXBaseSpecifier &Base : Definition->bases())
+    if (const CXXRecordDecl *BaseDecl = Base.getType()->getAsCXXRecordDecl())
+      if (const CXXMethodDecl *Found = deviceVirtualOf(*BaseDecl, Depth + 1))
+        return Found;
+  return nullptr;
+}
+
+namespace {
+
+/// Whether a local variable is written anywhere in its function other
+/// than its initializer: every use must be a plain read of its value.
+class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
+public:
+  explicit WriteFinder(const VarDecl &Var) : Var(Var) {}
+  bool shouldVisitLambdaBody() const { return true; }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Ref->getDecl() == &Var)
+      ++Uses;
+    return true;
+  }
+  bool VisitImplicitCastExpr(ImplicitCastExpr *Cast) {
+    if (Cast->getCastKind() == CK_LValueToRValue)
+      if (const auto *Ref =
+              dyn_cast<DeclRefExpr>(Cast->getSubExpr()->IgnoreParens()))
+        if (Ref->getDecl() == &Var)
+          ++Reads;
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr *Lambda) {
+    // A by-copy capture reads the value; a by-reference one may write it.
+    for (const LambdaCapture &Capture : Lambda->captures())
+      if (Capture.capturesVariable() && Capture.getCapturedVar() == &Var &&
+          Capture.getCaptureKind() == LCK_ByRef)
+        ++Uses;
+    return true;
+  }
+  const VarDecl &Var;
+  unsigned Uses = 0;
+  unsigned Reads = 0;
+};
+
+} // namespace
+
+/// Where the object \p Value points to (or refers to) was constructed on
+/// the host, as far as the host function shows: the address of a host
+/// variable of class type, or a local pointer initialized by a
+/// new-expression (placement new into managed memory included) and never
+/// assigned again. Where it was constructed; nothing when not provable.
+static std::optional<SourceLocation> hostConstruction(const Expr *Value) {
+  Value = Value->IgnoreParenCasts();
+  if (const auto *AddressOf = dyn_cast<UnaryOperator>(Value);
+      AddressOf && AddressOf->getOpcode() == UO_AddrOf)
+    Value = AddressOf->getSubExpr()->IgnoreParenImpCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(Value);
+  if (!Ref)
+    return std::nullopt;
+  const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+  if (!Var || isa<ParmVarDecl>(Var) || Var->isInitCapture())
+    return std::nullopt;
+  QualType Type = Var->getType();
+  if (Type->isRecordType()) {
+    // An object variable: constructed where it is defined, on the host
+    // unless it is a device variable.
+    if (Var->hasAttr<CUDADeviceAttr>() || Var->hasAttr<CUDAConstantAttr>() ||
+        Var->hasAttr<CUDASharedAttr>())
+      return std::nullopt;
+    const auto *Function = dyn_cast<FunctionDecl>(Var->getDeclContext());
+    if (Function && !utils::runsOnHost(utils::executionSpaceOf(*Function)))
+      return std::nullopt;
+    return Var->getLocation();
+  }
+  if (!Type->isPointerType() || !Var->isLocalVarDecl() || !Var->getInit())
+    return std::nullopt;
+  const auto *New = dyn_cast<CXXNewExpr>(Var->getInit()->IgnoreParenCasts());
+  const auto *Function = dyn_cast<FunctionDecl>(Var->getDeclContext());
+  if (!New || !Function || !Function->getBody() ||
+      !utils::runsOnHost(utils::executionSpaceOf(*Function)) ||
+      utils::runsOnDevice(utils::executionSpaceOf(*Function)))
+    return std::nullopt;
+  WriteFinder Writes(*Var);
+  Writes.TraverseStmt(Function->getBody());
+  if (Writes.Uses != Writes.Reads)
+    return std::nullopt;
+  return New->getBeginLoc();
+}
+
+void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
+  for (const utils::BoundaryCrossing &Crossing : utils::crossingsOf(Result)) {
+    if (Reported.contains(Crossing.Loc))
+      continue;
+    const CXXMethodDecl *Virtual = nullptr;
+    auto Visit = [&](const CXXRecordDecl &Record) {
+      if (AllowedTypes.allows(Record) || utils::isDeviceLambdaClosure(Record))
+        return utils::PartVerdict::Skip;
+      Virtual = deviceVirtualOf(Record);
+      return Virtual ? utils::PartVerdict::Found : utils::PartVerdict::Descend;
+    };
+    if (std::optional<utils::ByValuePart> Part =
+            utils::findByValuePart(Crossing.Type, Visit)) {
+      Reported.insert(Crossing.Loc);
+      {
+        auto Diag = diag(
+            Crossing.Loc,
+            utils::crossingMessage(
+                "%select{|, whose member '%5' is}4 an object of polymorphic "
+                "class %6: its virtual function table pointer is the host's, "
+                "and a virtual call on the device faults; pass plain data "
+                "and construct the object on the device, or dispatch "
+                "without virtual functions"));
+        utils::addCrossingArgs(Diag, Crossing);
+        Diag << !Part->Members.empty() << Part->memberPath() << Part->Record;
+      }
+      diag(Virtual->getLocation(), "virtual function %0 declared here",
+           DiagnosticIDs::Note)
+          << Virtual;
+      continue;
+    }
+    // A pointer or reference: only to an object provably constructed on
+    // the host.
+    QualType Pointee = Crossing.Type->getPointeeType();
+    if (Pointee.isNull())
+      Pointee = Crossing.Type.getNonReferenceType();
+    const CXXRecordDecl *Record = Pointee->getAsCXXRecordDecl();
+    if (!Record || Pointee == Crossing.Type || !Crossing.Value ||
+        AllowedTypes.allows(*Record))
+      continue;
+    Virtual = deviceVirtualOf(*Record);
+    if (!Virtual)
+      continue;
+    std::optional<SourceLocation> Construction = hostConstruction(Crossing.Value);
+    if (!Construction)
+      continue;
+    Reported.insert(Crossing.Loc);
+    {
+      auto Diag = diag(
+          Crossing.Loc,
+          utils::crossingMessage(
+              ", which points to an object of polymorphic class %4 "
+              "constructed on the host: its virtual function table pointer "
+              "is the host's, and a virtual call on the device faults; "
+              "construct the object on the device (placement new in a "
+              "kernel), or dispatch without virtual functions"));
+      utils::addCrossingArgs(Diag, Crossing);
+      Diag << Record;
+    }
+    diag(*Construction, "constructed on the host here",
+         DiagnosticIDs::Note);
+    diag(Virtual->getLocation(), "virtual function %0 declared here",
+         DiagnosticIDs::Note)
+        << Virtual;
+  }
+}
+
+} // namespace clang::tidy::cuda
