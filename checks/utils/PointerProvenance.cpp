@@ -267,6 +267,8 @@ Provenance Evaluator::read(const Expr *E) const {
 
 Provenance Evaluator::addressOf(const Expr *E) const {
   E = E->IgnoreParens();
+  if (isa<clang::StringLiteral>(E))
+    return host(HostSource::StringLiteral, E, nullptr, "a string literal");
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
       return variable(Var, Var->getType()->isArrayType());
