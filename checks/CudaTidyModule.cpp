@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExtendedLambdaFlagCheck.h"
+#include "HostPointerInDeviceCodeCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
 #include "KernelParamNontrivialCopyCheck.h"
 #include "KernelParamReferenceMemberCheck.h"
@@ -37,6 +38,8 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
     CheckFactories.registerCheck<ExtendedLambdaFlagCheck>(
         "cuda-extended-lambda-flag");
+    CheckFactories.registerCheck<HostPointerInDeviceCodeCheck>(
+        "cuda-host-pointer-in-device-code");
     CheckFactories.registerCheck<HostVariableInDeviceCodeCheck>(
         "cuda-host-variable-in-device-code");
     CheckFactories.registerCheck<KernelParamNontrivialCopyCheck>(

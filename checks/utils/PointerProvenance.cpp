@@ -1,0 +1,758 @@
+//===--- PointerProvenance.cpp - cuda-lambda-tidy -----------------------===//
+//
+// A forward dataflow analysis over clang's CFG (clang/Analysis/CFG.h, with
+// the reverse-post-order worklist of clang/Analysis/FlowSensitive/
+// DataflowWorklist.h). The lattice, per local pointer variable, is flat:
+// Host(source) | Device | Unknown, where two different values join to
+// Unknown and two host sources join to the earlier one. A variable with no
+// entry is Unknown.
+//
+// Why not clang's DataflowAnalysis framework (the one
+// bugprone-unchecked-optional-access uses): its library is not in
+// libclang-cpp.so, so the plugin would have to link a second copy of it
+// into Debian's clang-tidy-22, which already holds one; both register the
+// command-line option `-dataflow-log`, and LLVM aborts on the second
+// registration when the plugin loads. The CFG, its post-order view and the
+// worklist are in libclang-cpp.so and shared by both routes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PointerProvenance.h"
+#include "TypeFacts.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/AnalysisDeclContext.h"
+#include "clang/Analysis/CFG.h"
+#include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <optional>
+
+namespace clang::tidy::cuda::utils {
+
+SourceLocation HostSource::location() const {
+  if (Site)
+    return Site->getBeginLoc();
+  return Var ? Var->getLocation() : SourceLocation();
+}
+
+namespace {
+
+using VarState = llvm::DenseMap<const VarDecl *, Provenance>;
+
+/// What the analysis knows at one point of the function.
+struct State {
+  VarState Vars;
+  /// Host sources registered with cudaHostRegister (mapped, with UVA, into
+  /// the device's address space) on some path.
+  llvm::SmallPtrSet<const void *, 2> Registered;
+
+  bool operator==(const State &Other) const {
+    if (Vars.size() != Other.Vars.size() ||
+        Registered.size() != Other.Registered.size())
+      return false;
+    for (const auto &[Var, P] : Vars) {
+      auto It = Other.Vars.find(Var);
+      if (It == Other.Vars.end() || It->second.Space != P.Space ||
+          It->second.Source.key() != P.Source.key())
+        return false;
+    }
+    for (const void *Key : Registered)
+      if (!Other.Registered.count(Key))
+        return false;
+    return true;
+  }
+  bool operator!=(const State &Other) const { return !(*this == Other); }
+};
+
+bool isEarlier(const HostSource &A, const HostSource &B) {
+  return A.location().getRawEncoding() < B.location().getRawEncoding();
+}
+
+Provenance join(const Provenance &A, const Provenance &B) {
+  if (A.Space != B.Space)
+    return {};
+  if (A.Space == MemorySpace::Host)
+    return isEarlier(B.Source, A.Source) ? B : A;
+  return A;
+}
+
+void joinInto(State &Into, const State &From) {
+  for (auto It = Into.Vars.begin(); It != Into.Vars.end();) {
+    auto Other = From.Vars.find(It->first);
+    Provenance Joined =
+        Other == From.Vars.end() ? Provenance() : join(It->second, Other->second);
+    auto Current = It++;
+    if (Joined.Space == MemorySpace::Unknown)
+      Into.Vars.erase(Current);
+    else
+      Current->second = Joined;
+  }
+  for (const void *Key : From.Registered)
+    Into.Registered.insert(Key);
+}
+
+Provenance host(HostSource::KindT Kind, const Expr *Site, const VarDecl *Var,
+                llvm::StringRef What, llvm::StringRef Object = "") {
+  Provenance P;
+  P.Space = MemorySpace::Host;
+  P.Source.Kind = Kind;
+  P.Source.Site = Site;
+  P.Source.Var = Var;
+  P.Source.What = What.str();
+  P.Source.Object = Object.str();
+  return P;
+}
+
+Provenance device() {
+  Provenance P;
+  P.Space = MemorySpace::Device;
+  return P;
+}
+
+/// A local variable or parameter of pointer type, whose value the analysis
+/// follows.
+bool isTrackable(const VarDecl &Var) {
+  return Var.hasLocalStorage() && Var.getType()->isPointerType();
+}
+
+const VarDecl *localPointerNamedBy(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParens());
+  if (!Ref)
+    return nullptr;
+  const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+  return Var && isTrackable(*Var) ? Var : nullptr;
+}
+
+llvm::StringRef calleeName(const CallExpr &Call) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || !Callee->getDeclName().isIdentifier())
+    return "";
+  return Callee->getName();
+}
+
+/// Whether \p Callee is a C library function or its `std::` twin, not a
+/// user's function or member of the same name.
+bool isLibraryFunction(const FunctionDecl &Callee) {
+  const DeclContext *Ctx = Callee.getDeclContext()->getRedeclContext();
+  return Ctx->isTranslationUnit() || Ctx->isStdNamespace();
+}
+
+/// The C allocators whose result is pageable host memory.
+bool isHostAllocator(llvm::StringRef Name) {
+  return llvm::StringSwitch<bool>(Name)
+      .Cases({"malloc", "calloc", "realloc", "aligned_alloc", "valloc",
+              "memalign", "pvalloc", "alloca", "__builtin_alloca",
+              "_mm_malloc", "strdup", "strndup"},
+             true)
+      .Default(false);
+}
+
+/// Functions that store a pointer through an argument written `&p`: CUDA's
+/// allocators and look-ups (device-accessible memory), and posix_memalign.
+bool storesThroughArgument(llvm::StringRef Name) {
+  return Name.starts_with("cuda") || Name.starts_with("cu") ||
+         Name == "posix_memalign";
+}
+
+/// The record type \p E's value or object has (through a pointer for `->`).
+const CXXRecordDecl *recordOf(const Expr *E) {
+  QualType T = E->getType();
+  if (const auto *Ptr = T->getAs<PointerType>())
+    T = Ptr->getPointeeType();
+  return T->getAsCXXRecordDecl();
+}
+
+/// Whether template argument \p Index of \p Record is `std::<Name>`.
+bool templateArgIsStd(const CXXRecordDecl &Record, unsigned Index,
+                      llvm::StringRef Name) {
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Record);
+  if (!Spec || Spec->getTemplateArgs().size() <= Index)
+    return false;
+  const TemplateArgument &Arg = Spec->getTemplateArgs()[Index];
+  if (Arg.getKind() != TemplateArgument::Type)
+    return false;
+  const CXXRecordDecl *ArgRecord = Arg.getAsType()->getAsCXXRecordDecl();
+  return ArgRecord &&
+         qualifiedNameWithoutInline(*ArgRecord) == ("std::" + Name).str();
+}
+
+/// What kind of host container \p Record is: "std::vector" ... or empty
+/// when its buffer is not known to be pageable host memory (another
+/// allocator, a deleter that is not std::default_delete).
+std::string hostContainerName(const CXXRecordDecl &Record) {
+  std::string Name = qualifiedNameWithoutInline(Record);
+  if ((Name == "std::vector" || Name == "thrust::host_vector") &&
+      templateArgIsStd(Record, 1, "allocator"))
+    return Name;
+  if (Name == "std::basic_string" && templateArgIsStd(Record, 2, "allocator"))
+    return "std::string";
+  if (Name == "std::unique_ptr" && templateArgIsStd(Record, 1, "default_delete"))
+    return Name;
+  return "";
+}
+
+/// The name of the variable \p E names, for a diagnostic ("v"), or empty.
+std::string objectName(const Expr *E) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return Ref->getDecl()->getNameAsString();
+  return "";
+}
+
+/// Whether the declaration of \p Var is written with `__managed__`, which
+/// clang drops in CUDA (it knows the attribute for HIP only).
+bool isWrittenManaged(const VarDecl &Var, const ASTContext &Ctx) {
+  if (Var.hasAttr<HIPManagedAttr>())
+    return true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const VarDecl *Redecl : Var.redecls()) {
+    CharSourceRange Range = CharSourceRange::getCharRange(
+        SM.getExpansionLoc(Redecl->getBeginLoc()),
+        SM.getExpansionLoc(Redecl->getLocation()));
+    bool Invalid = false;
+    llvm::StringRef Text =
+        Lexer::getSourceText(Range, SM, Ctx.getLangOpts(), &Invalid);
+    if (!Invalid && Text.contains("__managed__"))
+      return true;
+  }
+  return false;
+}
+
+class Evaluator {
+public:
+  Evaluator(const VarState *Vars, const ASTContext *Ctx) : Vars(Vars), Ctx(Ctx) {}
+
+  Provenance eval(const Expr *E) const;
+
+private:
+  Provenance addressOf(const Expr *E) const;
+  Provenance read(const Expr *E) const;
+  Provenance call(const CallExpr *Call) const;
+  Provenance variable(const VarDecl *Var, bool Decayed) const;
+  Provenance sharedPtrObject(const Expr *Object, const Expr *Site) const;
+
+  const VarState *Vars;
+  const ASTContext *Ctx;
+};
+
+Provenance Evaluator::variable(const VarDecl *Var, bool Decayed) const {
+  if (Var->getType()->isReferenceType())
+    return {};
+  if (Var->hasAttr<CUDADeviceAttr>() || Var->hasAttr<CUDAConstantAttr>() ||
+      Var->hasAttr<CUDASharedAttr>() || (Ctx && isWrittenManaged(*Var, *Ctx)))
+    return device();
+  if (!Var->hasLocalStorage() && !Var->hasGlobalStorage())
+    return {};
+  return host(Decayed ? HostSource::Array : HostSource::Variable, nullptr, Var,
+              "", Var->getName());
+}
+
+Provenance Evaluator::read(const Expr *E) const {
+  E = E->IgnoreParens();
+  if (const auto *Cond = dyn_cast<ConditionalOperator>(E))
+    return join(read(Cond->getTrueExpr()), read(Cond->getFalseExpr()));
+  if (const VarDecl *Var = localPointerNamedBy(E)) {
+    if (!Vars)
+      return {};
+    auto It = Vars->find(Var);
+    return It == Vars->end() ? Provenance() : It->second;
+  }
+  return {};
+}
+
+Provenance Evaluator::addressOf(const Expr *E) const {
+  E = E->IgnoreParens();
+  if (isa<clang::StringLiteral>(E))
+    return host(HostSource::StringLiteral, E, nullptr, "a string literal");
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl()))
+      return variable(Var, Var->getType()->isArrayType());
+    return {};
+  }
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    if (!isa<FieldDecl>(Member->getMemberDecl()))
+      return {};
+    return Member->isArrow() ? eval(Member->getBase())
+                             : addressOf(Member->getBase());
+  }
+  if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(E))
+    return eval(Subscript->getBase());
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E))
+    if (Unary->getOpcode() == UO_Deref)
+      return eval(Unary->getSubExpr());
+  // v[0], v.front(), v.back(), v.at(0) of a host container.
+  const Expr *Object = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2)
+      Object = Op->getArg(0);
+  } else if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E)) {
+    llvm::StringRef Name = calleeName(*Member);
+    if (Name == "front" || Name == "back" || Name == "at")
+      Object = Member->getImplicitObjectArgument();
+  }
+  if (!Object)
+    return {};
+  const CXXRecordDecl *Record = recordOf(Object);
+  if (!Record)
+    return {};
+  std::string Container = hostContainerName(*Record);
+  if (!Container.empty() && Container != "std::unique_ptr")
+    return host(HostSource::Container, E, nullptr, Container, objectName(Object));
+  if (qualifiedNameWithoutInline(*Record) == "std::array") {
+    Provenance Holder = addressOf(Object);
+    if (Holder.isHost())
+      return host(HostSource::Container, E, nullptr, "std::array",
+                  objectName(Object));
+  }
+  return {};
+}
+
+/// `p.get()` of a `std::shared_ptr` named \p Object: host memory when the
+/// variable is initialized with std::make_shared or `new`.
+Provenance Evaluator::sharedPtrObject(const Expr *Object,
+                                      const Expr *Site) const {
+  const auto *Ref = dyn_cast<DeclRefExpr>(Object->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || Var->getType()->isReferenceType() ||
+      !Var->getInit())
+    return {};
+  const Expr *Init = Var->getInit()->IgnoreImplicit();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Init)) {
+    if (Construct->getNumArgs() >= 1 &&
+        isa<CXXNewExpr>(Construct->getArg(0)->IgnoreParenImpCasts()) &&
+        eval(Construct->getArg(0)).isHost())
+      return host(HostSource::Container, Site, nullptr, "std::shared_ptr",
+                  Var->getName());
+    if (Construct->getNumArgs() == 1)
+      Init = Construct->getArg(0)->IgnoreImplicit();
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(Init))
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      if (Callee->isInStdNamespace() && Callee->getDeclName().isIdentifier() &&
+          Callee->getName() == "make_shared")
+        return host(HostSource::Container, Site, nullptr, "std::shared_ptr",
+                    Var->getName());
+  return {};
+}
+
+Provenance Evaluator::call(const CallExpr *Call) const {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return {};
+  llvm::StringRef Name = calleeName(*Call);
+  if (isHostAllocator(Name) && isLibraryFunction(*Callee))
+    return host(HostSource::Allocation, Call, nullptr, Name);
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const Expr *Object = Member->getImplicitObjectArgument();
+    const CXXRecordDecl *Record = Object ? recordOf(Object) : nullptr;
+    if (!Record)
+      return {};
+    std::string Container = hostContainerName(*Record);
+    if (Name == "data" || Name == "c_str") {
+      if (!Container.empty() && Container != "std::unique_ptr")
+        return host(HostSource::Container, Call, nullptr, Container,
+                    objectName(Object));
+      std::string RecordName = qualifiedNameWithoutInline(*Record);
+      if (RecordName == "std::array" && addressOf(Object).isHost())
+        return host(HostSource::Container, Call, nullptr, "std::array",
+                    objectName(Object));
+      if (RecordName == "thrust::device_vector")
+        return device();
+      return {};
+    }
+    if (Name == "get") {
+      if (Container == "std::unique_ptr")
+        return host(HostSource::Container, Call, nullptr, Container,
+                    objectName(Object));
+      if (qualifiedNameWithoutInline(*Record) == "std::shared_ptr")
+        return sharedPtrObject(Object, Call);
+      if (qualifiedNameWithoutInline(*Record) == "thrust::device_ptr")
+        return device();
+    }
+    return {};
+  }
+  if (Call->getNumArgs() == 1 && Callee->getDeclName().isIdentifier()) {
+    std::string Qualified = qualifiedNameWithoutInline(*Callee);
+    const Expr *Arg = Call->getArg(0);
+    if (Qualified == "std::addressof")
+      return addressOf(Arg);
+    if (Qualified == "thrust::raw_pointer_cast" ||
+        Qualified == "std::launder" || Qualified == "std::to_address") {
+      if (Arg->getType()->isPointerType())
+        return eval(Arg);
+      if (const CXXRecordDecl *Record = Arg->getType()->getAsCXXRecordDecl())
+        if (qualifiedNameWithoutInline(*Record) == "thrust::device_ptr")
+          return device();
+    }
+  }
+  return {};
+}
+
+Provenance Evaluator::eval(const Expr *E) const {
+  E = E->IgnoreParens();
+  if (const auto *Full = dyn_cast<FullExpr>(E))
+    return eval(Full->getSubExpr());
+  if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+    switch (Cast->getCastKind()) {
+    case CK_ArrayToPointerDecay:
+      return addressOf(Cast->getSubExpr());
+    case CK_LValueToRValue:
+      return read(Cast->getSubExpr());
+    case CK_NoOp:
+    case CK_BitCast:
+    case CK_DerivedToBase:
+    case CK_UncheckedDerivedToBase:
+    case CK_BaseToDerived:
+    case CK_AddressSpaceConversion:
+      return eval(Cast->getSubExpr());
+    default:
+      return {};
+    }
+  }
+  if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
+    switch (Unary->getOpcode()) {
+    case UO_AddrOf:
+      return addressOf(Unary->getSubExpr());
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec:
+      return read(Unary->getSubExpr());
+    default:
+      return {};
+    }
+  }
+  if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
+    switch (Binary->getOpcode()) {
+    case BO_Add:
+    case BO_Sub:
+      if (Binary->getLHS()->getType()->isPointerType())
+        return eval(Binary->getLHS());
+      if (Binary->getRHS()->getType()->isPointerType())
+        return eval(Binary->getRHS());
+      return {};
+    case BO_Assign:
+    case BO_Comma:
+      return eval(Binary->getRHS());
+    case BO_AddAssign:
+    case BO_SubAssign:
+      return read(Binary->getLHS());
+    default:
+      return {};
+    }
+  }
+  if (const auto *Cond = dyn_cast<ConditionalOperator>(E))
+    return join(eval(Cond->getTrueExpr()), eval(Cond->getFalseExpr()));
+  if (const auto *New = dyn_cast<CXXNewExpr>(E)) {
+    // Only the global operator new: a class's own (a "Managed" base with
+    // cudaMallocManaged inside) or placement new may place it anywhere.
+    const FunctionDecl *Operator = New->getOperatorNew();
+    if (!Operator || New->getNumPlacementArgs() != 0 ||
+        !Operator->isReplaceableGlobalAllocationFunction())
+      return {};
+    return host(HostSource::Allocation, New, nullptr,
+                New->isArray() ? "new[]" : "new");
+  }
+  if (isa<clang::StringLiteral>(E))
+    return host(HostSource::StringLiteral, E, nullptr, "a string literal");
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return call(Call);
+  return {};
+}
+
+/// The variables whose value the flow analysis cannot follow: a reference
+/// or a by-reference capture aliases them, or their address goes anywhere
+/// but to a function that stores a pointer through it.
+class EscapeFinder : public RecursiveASTVisitor<EscapeFinder> {
+public:
+  llvm::DenseSet<const VarDecl *> Escaped;
+
+  bool dataTraverseStmtPre(Stmt *S) {
+    Stack.push_back(S);
+    return true;
+  }
+  bool dataTraverseStmtPost(Stmt *) {
+    Stack.pop_back();
+    return true;
+  }
+
+  bool VisitLambdaExpr(LambdaExpr *Lambda) {
+    for (const LambdaCapture &Capture : Lambda->captures())
+      if (Capture.capturesVariable() && Capture.getCaptureKind() == LCK_ByRef)
+        if (const auto *Var = dyn_cast<VarDecl>(Capture.getCapturedVar()))
+          Escaped.insert(Var);
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+    if (!Var || !isTrackable(*Var) || Escaped.count(Var))
+      return true;
+    // Stack.back() is Ref itself; look at what holds it.
+    // An lvalue `c ? p : q` (or `(p)`) is p itself to what holds it.
+    size_t I = Stack.size() - 1;
+    while (I > 0 && (isa<ParenExpr>(Stack[I - 1]) ||
+                     (isa<ConditionalOperator>(Stack[I - 1]) &&
+                      cast<ConditionalOperator>(Stack[I - 1])->getCond() !=
+                          Stack[I])))
+      --I;
+    if (I == 0)
+      return true;
+    const Stmt *Parent = Stack[I - 1];
+    const Stmt *Child = Stack[I];
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent))
+      if (Cast->getCastKind() == CK_LValueToRValue)
+        return true;
+    if (const auto *Binary = dyn_cast<BinaryOperator>(Parent))
+      if (Binary->isAssignmentOp() && Binary->getLHS() == Child)
+        return true;
+    if (isa<UnaryExprOrTypeTraitExpr>(Parent))
+      return true;
+    if (const auto *Unary = dyn_cast<UnaryOperator>(Parent)) {
+      if (Unary->isIncrementDecrementOp())
+        return true;
+      if (Unary->getOpcode() == UO_AddrOf && storedThrough(I - 1))
+        return true;
+    }
+    Escaped.insert(Var);
+    return true;
+  }
+
+private:
+  /// Whether Stack[AddrOf], a `&p`, is (through casts) an argument of a
+  /// call that stores a pointer through it.
+  bool storedThrough(size_t AddrOf) const {
+    size_t I = AddrOf;
+    while (I > 0 && (isa<CastExpr>(Stack[I - 1]) || isa<ParenExpr>(Stack[I - 1])))
+      --I;
+    if (I == 0)
+      return false;
+    const auto *Call = dyn_cast<CallExpr>(Stack[I - 1]);
+    if (!Call || Call->getCallee() == Stack[I])
+      return false;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    return Callee && storesThroughArgument(calleeName(*Call));
+  }
+
+  std::vector<const Stmt *> Stack;
+};
+
+class Analysis {
+public:
+  Analysis(const ASTContext &Ctx, const llvm::DenseSet<const VarDecl *> &Escaped)
+      : Ctx(Ctx), Escaped(Escaped) {}
+
+  /// Applies \p S to \p Into; when \p Queries is set, answers those anchored
+  /// at \p S first (a lambda's or a call's value crosses before the
+  /// expression's own effect).
+  void transfer(const Stmt *S, State &Into,
+                const llvm::DenseMap<const Stmt *, llvm::SmallVector<const Expr *, 2>>
+                    *Queries,
+                llvm::DenseMap<const Expr *, Provenance> *Answers,
+                llvm::DenseSet<const Expr *> *Answered) const {
+    if (Queries) {
+      auto It = Queries->find(S);
+      if (It != Queries->end()) {
+        Evaluator Eval(&Into.Vars, &Ctx);
+        for (const Expr *Value : It->second) {
+          Provenance P = Eval.eval(Value);
+          if (P.isHost() && Into.Registered.count(P.Source.key()))
+            P = device();
+          if (Answered->insert(Value).second)
+            (*Answers)[Value] = P;
+          else
+            (*Answers)[Value] = join((*Answers)[Value], P);
+        }
+      }
+    }
+    if (const auto *Decl = dyn_cast<DeclStmt>(S)) {
+      for (const clang::Decl *D : Decl->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D))
+          if (follows(Var)) {
+            if (const Expr *Init = Var->getInit())
+              set(Into, Var, Evaluator(&Into.Vars, &Ctx).eval(Init));
+            else
+              Into.Vars.erase(Var);
+          }
+      return;
+    }
+    if (const auto *Binary = dyn_cast<BinaryOperator>(S)) {
+      if (Binary->getOpcode() == BO_Assign)
+        if (const VarDecl *Var = localPointerNamedBy(Binary->getLHS()))
+          if (follows(Var))
+            set(Into, Var, Evaluator(&Into.Vars, &Ctx).eval(Binary->getRHS()));
+      return;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      llvm::StringRef Name = calleeName(*Call);
+      if (Name.empty())
+        return;
+      if (Name == "cudaHostRegister" && Call->getNumArgs() >= 1) {
+        Provenance P = Evaluator(&Into.Vars, &Ctx).eval(Call->getArg(0));
+        if (P.isHost())
+          Into.Registered.insert(P.Source.key());
+      }
+      if (!storesThroughArgument(Name))
+        return;
+      for (const Expr *Arg : Call->arguments()) {
+        const auto *AddrOf = dyn_cast<UnaryOperator>(Arg->IgnoreParenCasts());
+        if (!AddrOf || AddrOf->getOpcode() != UO_AddrOf)
+          continue;
+        const VarDecl *Var = localPointerNamedBy(AddrOf->getSubExpr());
+        if (!Var || !follows(Var))
+          continue;
+        if (Name == "posix_memalign")
+          set(Into, Var, host(HostSource::Allocation, Call, nullptr, Name));
+        else
+          set(Into, Var, device());
+      }
+    }
+  }
+
+private:
+  bool follows(const VarDecl *Var) const {
+    return isTrackable(*Var) && !Escaped.count(Var);
+  }
+  static void set(State &Into, const VarDecl *Var, Provenance P) {
+    if (P.Space == MemorySpace::Unknown)
+      Into.Vars.erase(Var);
+    else
+      Into.Vars[Var] = std::move(P);
+  }
+
+  const ASTContext &Ctx;
+  const llvm::DenseSet<const VarDecl *> &Escaped;
+};
+
+} // namespace
+
+Provenance provenanceOfExpr(const Expr &E, const ASTContext &Ctx) {
+  return Evaluator(nullptr, &Ctx).eval(&E);
+}
+
+bool readsLocalPointer(const Expr &E) {
+  const Expr *Cur = E.IgnoreParens();
+  while (true) {
+    if (const auto *Full = dyn_cast<FullExpr>(Cur)) {
+      Cur = Full->getSubExpr()->IgnoreParens();
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<CastExpr>(Cur)) {
+      if (Cast->getCastKind() == CK_LValueToRValue)
+        return localPointerNamedBy(Cast->getSubExpr()) != nullptr;
+      Cur = Cast->getSubExpr()->IgnoreParens();
+      continue;
+    }
+    if (const auto *Binary = dyn_cast<BinaryOperator>(Cur)) {
+      if (Binary->isAdditiveOp()) {
+        Cur = (Binary->getLHS()->getType()->isPointerType() ? Binary->getLHS()
+                                                             : Binary->getRHS())
+                  ->IgnoreParens();
+        continue;
+      }
+      if (Binary->getOpcode() == BO_Comma || Binary->isAssignmentOp()) {
+        Cur = Binary->getRHS()->IgnoreParens();
+        continue;
+      }
+      return false;
+    }
+    if (const auto *Unary = dyn_cast<UnaryOperator>(Cur)) {
+      if (Unary->isIncrementDecrementOp())
+        return localPointerNamedBy(Unary->getSubExpr()) != nullptr;
+      return false;
+    }
+    if (const auto *Cond = dyn_cast<ConditionalOperator>(Cur))
+      return readsLocalPointer(*Cond->getTrueExpr()) ||
+             readsLocalPointer(*Cond->getFalseExpr());
+    if (const auto *Call = dyn_cast<CallExpr>(Cur)) {
+      // thrust::raw_pointer_cast(p) and friends pass a pointer on.
+      for (const Expr *Arg : Call->arguments())
+        if (Arg->getType()->isPointerType() && readsLocalPointer(*Arg))
+          return true;
+      return false;
+    }
+    return false;
+  }
+}
+
+llvm::DenseMap<const Expr *, Provenance>
+analyzePointerProvenance(const FunctionDecl &Function, ASTContext &Ctx,
+                         llvm::ArrayRef<ProvenanceQuery> Queries) {
+  llvm::DenseMap<const Expr *, Provenance> Answers;
+  if (!Function.hasBody() || Function.isDependentContext())
+    return Answers;
+
+  llvm::DenseMap<const Stmt *, llvm::SmallVector<const Expr *, 2>> ByAnchor;
+  for (const ProvenanceQuery &Q : Queries)
+    ByAnchor[Q.Anchor].push_back(Q.Value);
+
+  EscapeFinder Escapes;
+  Escapes.TraverseDecl(const_cast<FunctionDecl *>(&Function));
+  Analysis Flow(Ctx, Escapes.Escaped);
+
+  AnalysisDeclContext AC(/*ADCMgr=*/nullptr, &Function);
+  AC.getCFGBuildOptions().setAllAlwaysAdd();
+  const CFG *Graph = AC.getCFG();
+  if (!Graph)
+    return Answers;
+  auto *Order = AC.getAnalysis<PostOrderCFGView>();
+  if (!Order)
+    return Answers;
+
+  std::vector<std::optional<State>> In(Graph->getNumBlockIDs());
+  std::vector<std::optional<State>> Out(Graph->getNumBlockIDs());
+  auto entryOf = [&](const CFGBlock &Block) -> std::optional<State> {
+    if (&Block == &Graph->getEntry())
+      return State();
+    std::optional<State> Joined;
+    for (const CFGBlock::AdjacentBlock &Pred : Block.preds()) {
+      const CFGBlock *P = Pred.getReachableBlock();
+      if (!P || !Out[P->getBlockID()])
+        continue;
+      if (!Joined)
+        Joined = *Out[P->getBlockID()];
+      else
+        joinInto(*Joined, *Out[P->getBlockID()]);
+    }
+    return Joined;
+  };
+  llvm::DenseSet<const Expr *> AnsweredValues;
+  auto run = [&](const CFGBlock &Block, State S, bool Answer) {
+    for (const CFGElement &Element : Block)
+      if (std::optional<CFGStmt> Statement = Element.getAs<CFGStmt>())
+        Flow.transfer(Statement->getStmt(), S, Answer ? &ByAnchor : nullptr,
+                      &Answers, &AnsweredValues);
+    return S;
+  };
+
+  ForwardDataflowWorklist Worklist(*Graph, Order);
+  Worklist.enqueueBlock(&Graph->getEntry());
+  // The lattice is finite (per variable: a host source can only move to an
+  // earlier one, then to Unknown); the bound is a guard, not a widening.
+  unsigned Budget = 64 * Graph->getNumBlockIDs() + 64;
+  while (const CFGBlock *Block = Worklist.dequeue()) {
+    if (Budget-- == 0)
+      return {};
+    std::optional<State> Entry = entryOf(*Block);
+    if (!Entry)
+      continue;
+    State Exit = run(*Block, *Entry, /*Answer=*/false);
+    In[Block->getBlockID()] = std::move(*Entry);
+    if (!Out[Block->getBlockID()] || *Out[Block->getBlockID()] != Exit) {
+      Out[Block->getBlockID()] = std::move(Exit);
+      Worklist.enqueueSuccessors(Block);
+    }
+  }
+
+  for (const CFGBlock *Block : *Graph)
+    if (Block && In[Block->getBlockID()])
+      run(*Block, *In[Block->getBlockID()], /*Answer=*/true);
+  return Answers;
+}
+
+} // namespace clang::tidy::cuda::utils

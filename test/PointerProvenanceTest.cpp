@@ -1,0 +1,90 @@
+#include "utils/PointerProvenance.h"
+#include "CudaAST.h"
+#include "gtest/gtest.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::tidy::cuda::utils;
+using namespace cuda_lambda_tidy::test;
+
+namespace {
+
+/// The provenance, at the call of sink() in function \p Function, of its
+/// argument: "host:<what>", "device" or "unknown".
+std::string atSink(ASTUnit &AST, const std::string &Function) {
+  const auto *F = findFirst<FunctionDecl>(
+      AST, functionDecl(hasName(Function), isDefinition()));
+  EXPECT_NE(F, nullptr) << Function;
+  if (!F)
+    return "";
+  const auto *Call = findFirst<CallExpr>(
+      AST, callExpr(callee(functionDecl(hasName("sink"))),
+                    hasAncestor(functionDecl(hasName(Function)))));
+  EXPECT_NE(Call, nullptr) << Function;
+  if (!Call)
+    return "";
+  auto Answers = analyzePointerProvenance(*F, AST.getASTContext(),
+                                          {{Call, Call->getArg(0)}});
+  const Provenance &P = Answers[Call->getArg(0)];
+  switch (P.Space) {
+  case MemorySpace::Host:
+    return "host:" + (P.Source.What.empty() ? P.Source.Object : P.Source.What);
+  case MemorySpace::Device:
+    return "device";
+  case MemorySpace::Unknown:
+    return "unknown";
+  }
+  return "";
+}
+
+TEST(PointerProvenanceTest, FollowsAssignmentsBranchesAndLoops) {
+  auto AST = parseCuda(R"cu(
+    #include <stdlib.h>
+    void sink(float *);
+    void other(float **);
+    void straight(int n) { float *p = (float *)malloc(n); sink(p); }
+    void reassigned(int n) {
+      float *p = (float *)malloc(n);
+      cudaMalloc(&p, n);
+      sink(p);
+    }
+    void both_host(bool c, int n) {
+      float *p;
+      if (c) p = new float[n]; else p = (float *)calloc(n, 4);
+      sink(p + 1);
+    }
+    void one_device(bool c, float *d) {
+      float x;
+      float *p = &x;
+      if (c) p = d;
+      sink(p);
+    }
+    void loop(int n, float *d) {
+      float a[4];
+      float *p = a;
+      for (int i = 0; i < n; ++i) { sink(p); p = d; }
+    }
+    void escaped(int n) {
+      float *p = (float *)malloc(n);
+      other(&p);
+      sink(p);
+    }
+    void registered(int n) {
+      float *p = (float *)malloc(n);
+      cudaHostRegister(p, n, 0);
+      sink(p);
+    }
+    void parameter(float *p) { sink(p); }
+  )cu");
+  ASSERT_TRUE(AST);
+  EXPECT_EQ(atSink(*AST, "straight"), "host:malloc");
+  EXPECT_EQ(atSink(*AST, "reassigned"), "device");
+  EXPECT_EQ(atSink(*AST, "both_host"), "host:new[]");
+  EXPECT_EQ(atSink(*AST, "one_device"), "unknown");
+  EXPECT_EQ(atSink(*AST, "loop"), "unknown");
+  EXPECT_EQ(atSink(*AST, "escaped"), "unknown");
+  EXPECT_EQ(atSink(*AST, "registered"), "device");
+  EXPECT_EQ(atSink(*AST, "parameter"), "unknown");
+}
+
+} // namespace
