@@ -28,18 +28,17 @@ void StaticInHostDeviceFunctionCheck::registerMatchers(MatchFinder *Finder) {
                      this);
 }
 
-/// Whether \p Var holds the same value on both sides: a constant whose
-/// initializer is a constant expression (or is not known yet, in a
-/// template's pattern).
-static bool isSameOnBothSides(const VarDecl &Var) {
-  if (Var.isConstexpr())
+/// Whether \p Var is left alone: a constant holds the same value on both
+/// sides (nvcc accepts only constant initializers there), and a static with
+/// a dynamic initializer is rejected by nvcc and clang with their own error.
+static bool isExempt(const VarDecl &Var) {
+  if (Var.isConstexpr() || Var.getType().isConstQualified())
     return true;
-  if (!Var.getType().isConstQualified())
-    return false;
   const Expr *Init = Var.getInit();
-  if (!Init || Init->isValueDependent() || Init->isTypeDependent())
-    return true;
-  return Var.hasConstantInitialization();
+  if (!Init || Var.getType()->isDependentType() ||
+      Init->isInstantiationDependent())
+    return false;
+  return !Var.hasConstantInitialization();
 }
 
 void StaticInHostDeviceFunctionCheck::check(
@@ -55,7 +54,7 @@ void StaticInHostDeviceFunctionCheck::check(
       (Var->hasAttr<CUDADeviceAttr>() &&
        !Var->getAttr<CUDADeviceAttr>()->isImplicit()))
     return;
-  if (isSameOnBothSides(*Var))
+  if (isExempt(*Var))
     return;
   // Inside an `#if` on `__CUDA_ARCH__`: only one side has it.
   if (Conditionals.takenBranchAt(Var->getLocation(), *Result.SourceManager))
