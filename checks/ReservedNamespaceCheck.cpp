@@ -70,8 +70,22 @@ static const NamedDecl *firstNewDeclaration(const DeclContext &Context,
   return nullptr;
 }
 
+/// Whether \p Loc is in one of the toolkit's own headers reached without
+/// -isystem, as when a project builds against a CCCL checkout (thrust's
+/// tests include libcu++ with -I): a file under an `include/cuda/`,
+/// `include/nv/` or `include/cooperative_groups` tree, or under libcu++'s
+/// `libcudacxx/include/`.
+static bool isInToolkitTree(SourceLocation Loc, const SourceManager &SM) {
+  const StringRef File = SM.getFilename(SM.getFileLoc(Loc));
+  return File.contains("/libcudacxx/include/") ||
+         File.contains("/include/cuda/") || File.contains("/include/nv/") ||
+         File.contains("/include/cooperative_groups");
+}
+
 void ReservedNamespaceCheck::checkNamespace(const NamespaceDecl &Namespace,
                                             const SourceManager &SM) {
+  if (isInToolkitTree(Namespace.getLocation(), SM))
+    return;
   const NamedDecl *First = firstNewDeclaration(Namespace, SM);
   if (!First)
     return;
