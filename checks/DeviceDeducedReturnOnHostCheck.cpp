@@ -54,7 +54,8 @@ void DeviceDeducedReturnOnHostCheck::registerMatchers(MatchFinder *Finder) {
 void DeviceDeducedReturnOnHostCheck::check(
     const MatchFinder::MatchResult &Result) {
   SM = Result.SourceManager;
-  DevicePass = Result.Context->getLangOpts().CUDAIsDevice;
+  LangOpts = Result.Context->getLangOpts();
+  DevicePass = LangOpts.CUDAIsDevice;
   if (const std::optional<utils::Callable> Code =
           utils::matchedCallable(Result)) {
     DeviceCode.add(*Code);
@@ -82,7 +83,8 @@ void DeviceDeducedReturnOnHostCheck::onEndOfTranslationUnit() {
       continue;
     // The device pass sees the tokens of `#ifdef __CUDA_ARCH__`, which the
     // host side never compiles: nvcc accepts the reference there.
-    if (DevicePass && Conditionals.takenBranchAt(Ref.Loc, *SM))
+    if (DevicePass && (Conditionals.takenBranchAt(Ref.Loc, *SM) ||
+                       utils::isInTargetDispatchMacro(Ref.Loc, *SM, LangOpts)))
       continue;
     if (!Reported.insert(SM->getFileLoc(Ref.Loc)).second)
       continue;

@@ -40,6 +40,7 @@ private:
   utils::DeviceOnlyCode DeviceCode;
   std::vector<Reference> References;
   const SourceManager *SM = nullptr;
+  LangOptions LangOpts;
   bool DevicePass = false;
 };
 

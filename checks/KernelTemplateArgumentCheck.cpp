@@ -53,6 +53,14 @@ void KernelTemplateArgumentCheck::check(
     Where = Kernel->getPointOfInstantiation();
   } else if (const auto *Var = dyn_cast_or_null<VarTemplateSpecializationDecl>(
                  Result.Nodes.getNodeAs<VarDecl>("variable"))) {
+    // Written `__device__`/`__constant__`: clang also marks constexpr
+    // variables (libcu++'s `is_..._v` traits) implicitly, which nvcc keeps
+    // on the host.
+    const Attr *Space = Var->getAttr<CUDADeviceAttr>();
+    if (!Space || Space->isImplicit())
+      Space = Var->getAttr<CUDAConstantAttr>();
+    if (!Space || Space->isImplicit())
+      return;
     Template = Var->getSpecializedTemplate();
     Args = Var->getTemplateArgs().asArray();
     Where = Var->getPointOfInstantiation();

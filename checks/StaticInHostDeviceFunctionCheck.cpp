@@ -56,8 +56,11 @@ void StaticInHostDeviceFunctionCheck::check(
     return;
   if (isExempt(*Var))
     return;
-  // Inside an `#if` on `__CUDA_ARCH__`: only one side has it.
-  if (Conditionals.takenBranchAt(Var->getLocation(), *Result.SourceManager))
+  // Inside an `#if` on `__CUDA_ARCH__`, or `NV_IF_TARGET(NV_IS_HOST, ...)`:
+  // only one side has it.
+  if (Conditionals.takenBranchAt(Var->getLocation(), *Result.SourceManager) ||
+      utils::isInTargetDispatchMacro(Var->getLocation(), *Result.SourceManager,
+                                     getLangOpts()))
     return;
 
   const auto *Method = dyn_cast<CXXMethodDecl>(Function);
