@@ -4,17 +4,20 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceDeducedReturnOnHostCheck.h"
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostPointerInDeviceCodeCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
 #include "KernelParamNontrivialCopyCheck.h"
 #include "KernelParamReferenceMemberCheck.h"
 #include "KernelParamVirtualCheck.h"
+#include "KernelTemplateArgumentCheck.h"
 #include "LambdaAdlPlaceholderCheck.h"
 #include "LambdaAnnotationFormCheck.h"
 #include "LambdaArchDependentCheck.h"
 #include "LambdaCaptureTypeCheck.h"
 #include "LambdaClosureTraitCheck.h"
+#include "LambdaDefaultArgumentCheck.h"
 #include "LambdaEnclosingFunctionCheck.h"
 #include "LambdaEnclosingTemplateCheck.h"
 #include "LambdaFunctionPointerConversionCheck.h"
@@ -27,6 +30,8 @@
 #include "LambdaReferenceCaptureCheck.h"
 #include "LambdaThisCaptureCheck.h"
 #include "NvstdFunctionBoundaryCheck.h"
+#include "ReservedNamespaceCheck.h"
+#include "StaticInHostDeviceFunctionCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 
@@ -36,6 +41,8 @@ namespace cuda {
 class CudaModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &CheckFactories) override {
+    CheckFactories.registerCheck<DeviceDeducedReturnOnHostCheck>(
+        "cuda-device-deduced-return-on-host");
     CheckFactories.registerCheck<ExtendedLambdaFlagCheck>(
         "cuda-extended-lambda-flag");
     CheckFactories.registerCheck<HostPointerInDeviceCodeCheck>(
@@ -48,6 +55,8 @@ public:
         "cuda-kernel-param-reference-member");
     CheckFactories.registerCheck<KernelParamVirtualCheck>(
         "cuda-kernel-param-virtual");
+    CheckFactories.registerCheck<KernelTemplateArgumentCheck>(
+        "cuda-kernel-template-argument");
     CheckFactories.registerCheck<LambdaAdlPlaceholderCheck>(
         "cuda-lambda-adl-placeholder");
     CheckFactories.registerCheck<LambdaAnnotationFormCheck>(
@@ -58,6 +67,8 @@ public:
         "cuda-lambda-capture-type");
     CheckFactories.registerCheck<LambdaClosureTraitCheck>(
         "cuda-lambda-closure-trait");
+    CheckFactories.registerCheck<LambdaDefaultArgumentCheck>(
+        "cuda-lambda-default-argument");
     CheckFactories.registerCheck<LambdaEnclosingFunctionCheck>(
         "cuda-lambda-enclosing-function");
     CheckFactories.registerCheck<LambdaEnclosingTemplateCheck>(
@@ -82,6 +93,10 @@ public:
         "cuda-lambda-this-capture");
     CheckFactories.registerCheck<NvstdFunctionBoundaryCheck>(
         "cuda-nvstd-function-boundary");
+    CheckFactories.registerCheck<ReservedNamespaceCheck>(
+        "cuda-reserved-namespace");
+    CheckFactories.registerCheck<StaticInHostDeviceFunctionCheck>(
+        "cuda-static-in-host-device-function");
     CheckFactories.registerCheck<StdFunctionInDeviceCodeCheck>(
         "cuda-std-function-in-device-code");
   }

@@ -3,6 +3,7 @@
 #include "LambdaEnclosingTemplateCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/LocalType.h"
 #include "utils/TemplateInstantiation.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -99,103 +100,30 @@ void LambdaEnclosingTemplateCheck::checkParameters(
       << static_cast<int>(Problem);
 }
 
-namespace {
-
-enum class TypeProblem { Local, PlainClosure, Private, Protected };
-
-/// A type in a template argument that nvcc cannot spell at namespace scope.
-struct Unnameable {
-  TypeProblem Problem;
-  const TagDecl *Decl;
-};
-
-} // namespace
-
-/// Why nvcc cannot name \p Tag from namespace scope, if it cannot: it (or a
-/// class around it) is local to a function, or it (or a class around it) is a
-/// private or protected member. The closure type of an annotated lambda is
-/// replaced by nvcc with a type it can name (measured), so it is fine.
-static std::optional<Unnameable> problemOfTag(const TagDecl &Tag) {
-  if (const auto *Record = dyn_cast<CXXRecordDecl>(&Tag);
-      Record && Record->isLambda()) {
-    const CXXMethodDecl *Call = Record->getLambdaCallOperator();
-    if (Call && utils::hasExplicitDeviceAttr(*Call))
-      return std::nullopt;
-    if (Record->getDeclContext()->isFunctionOrMethod())
-      return Unnameable{TypeProblem::PlainClosure, Record};
-    return std::nullopt;
-  }
-  std::optional<Unnameable> Restricted;
-  for (const Decl *D = &Tag; D;) {
-    const DeclContext *Parent = D->getDeclContext();
-    if (Parent->isFunctionOrMethod())
-      return Unnameable{TypeProblem::Local, &Tag};
-    if (!Restricted && isa<CXXRecordDecl>(Parent)) {
-      if (D->getAccess() == AS_private)
-        Restricted = Unnameable{TypeProblem::Private, cast<TagDecl>(D)};
-      else if (D->getAccess() == AS_protected)
-        Restricted = Unnameable{TypeProblem::Protected, cast<TagDecl>(D)};
-    }
-    D = dyn_cast<TagDecl>(Parent);
-  }
-  return Restricted;
-}
-
-static std::optional<Unnameable> findUnnameable(QualType Written);
-
-static std::optional<Unnameable>
+/// A type in a template argument that nvcc cannot spell at namespace scope,
+/// in the order of this check's diagnostics. Unnamed types are left out
+/// (not measured in an extended lambda's enclosing template).
+static std::optional<utils::UnnameableType>
 findUnnameable(ArrayRef<TemplateArgument> Args) {
-  for (const TemplateArgument &Arg : Args) {
-    std::optional<Unnameable> Found;
-    if (Arg.getKind() == TemplateArgument::Type)
-      Found = findUnnameable(Arg.getAsType());
-    else if (Arg.getKind() == TemplateArgument::Pack)
-      Found = findUnnameable(Arg.pack_elements());
-    if (Found)
-      return Found;
-  }
-  return std::nullopt;
+  std::optional<utils::UnnameableType> Found = utils::findUnnameableType(Args);
+  if (Found && Found->Kind == utils::UnnameableKind::Unnamed)
+    return std::nullopt;
+  return Found;
 }
 
-static std::optional<Unnameable> findUnnameable(const TagDecl &Tag) {
-  if (auto Found = problemOfTag(Tag))
-    return Found;
-  if (const auto *Specialization =
-          dyn_cast<ClassTemplateSpecializationDecl>(&Tag))
-    return findUnnameable(Specialization->getTemplateArgs().asArray());
-  return std::nullopt;
-}
-
-/// The first type nvcc cannot name inside \p Written: the type itself, or
-/// one it is built from (pointee, element, parameter, template argument).
-static std::optional<Unnameable> findUnnameable(QualType Written) {
-  if (Written.isNull())
-    return std::nullopt;
-  const Type *T = Written.getCanonicalType().getTypePtr();
-  if (const auto *Pointer = dyn_cast<PointerType>(T))
-    return findUnnameable(Pointer->getPointeeType());
-  if (const auto *Reference = dyn_cast<ReferenceType>(T))
-    return findUnnameable(Reference->getPointeeType());
-  if (const auto *Array = dyn_cast<ArrayType>(T))
-    return findUnnameable(Array->getElementType());
-  if (const auto *Member = dyn_cast<MemberPointerType>(T)) {
-    if (auto Found = findUnnameable(Member->getPointeeType()))
-      return Found;
-    if (const CXXRecordDecl *Class = Member->getMostRecentCXXRecordDecl())
-      return findUnnameable(*Class);
-    return std::nullopt;
+static int problemIndex(utils::UnnameableKind Kind) {
+  switch (Kind) {
+  case utils::UnnameableKind::Local:
+    return 0;
+  case utils::UnnameableKind::PlainClosure:
+    return 1;
+  case utils::UnnameableKind::Private:
+    return 2;
+  case utils::UnnameableKind::Protected:
+  case utils::UnnameableKind::Unnamed:
+    return 3;
   }
-  if (const auto *Function = dyn_cast<FunctionProtoType>(T)) {
-    if (auto Found = findUnnameable(Function->getReturnType()))
-      return Found;
-    for (QualType Param : Function->getParamTypes())
-      if (auto Found = findUnnameable(Param))
-        return Found;
-    return std::nullopt;
-  }
-  if (const TagDecl *Tag = T->getAsTagDecl())
-    return findUnnameable(*Tag);
-  return std::nullopt;
+  return 0;
 }
 
 void LambdaEnclosingTemplateCheck::checkInstantiation(
@@ -205,7 +133,7 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
   // the lambda reaches a kernel (measured).
   const Decl *Specialization = nullptr;
   const NamedDecl *Template = nullptr;
-  std::optional<Unnameable> Found;
+  std::optional<utils::UnnameableType> Found;
   SourceLocation Where;
   bool IsClass = false;
   if (const TemplateArgumentList *Args =
@@ -232,7 +160,7 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
   if (Where.isInvalid())
     Where = Lambda.getBeginLoc();
 
-  const auto Problem = static_cast<int>(Found->Problem);
+  const int Problem = problemIndex(Found->Kind);
   diag(Where, "%select{function|class}0 template %1 is instantiated here with "
               "%select{%2, a type local to a function|the closure type of a "
               "lambda that is not extended|%2, a private member type|%2, a "
@@ -248,7 +176,7 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
        DiagnosticIDs::Note)
       << utils::spelling(utils::extendedLambdaKindOf(Lambda));
   // A closure type has no name worth printing: point at its lambda instead.
-  if (Found->Problem == TypeProblem::PlainClosure)
+  if (Found->Kind == utils::UnnameableKind::PlainClosure)
     diag(Found->Decl->getLocation(), "lambda that is not extended defined here",
          DiagnosticIDs::Note);
   else

@@ -70,4 +70,60 @@ TEST(LocalTypeTest, DependentTypesHaveNoAnswer) {
   EXPECT_EQ(localTypeIn(*AST, "copy"), "");
 }
 
+/// What findUnnameableType says of the type of variable \p Var: the kind
+/// and the type's name, "" when nvcc can name it.
+std::string unnameableIn(ASTUnit &AST, const std::string &Var) {
+  const auto *D =
+      findFirst<VarDecl>(AST, varDecl(hasName(Var), isExpansionInMainFile()));
+  EXPECT_NE(D, nullptr) << Var;
+  if (!D)
+    return "";
+  const auto Found = findUnnameableType(D->getType());
+  if (!Found)
+    return "";
+  static const char *const Kinds[] = {"local", "closure", "private",
+                                      "protected", "unnamed"};
+  return std::string(Kinds[static_cast<int>(Found->Kind)]) + ":" +
+         Found->Decl->getName().str();
+}
+
+TEST(LocalTypeTest, FindsTypesNvccCannotNameFromNamespaceScope) {
+  auto AST = parseCuda(R"cu(
+    template <typename T> struct Box { T value; };
+    struct { int x; } unnamed_var;
+    typedef struct { int y; } Named;
+    enum { Red } unnamed_enum;
+    class Outer {
+      struct Priv {};
+    protected:
+      struct Prot {};
+    public:
+      struct Pub { struct Deep {}; };
+      static Priv *priv; static Prot prot; static Box<Priv> boxed_priv;
+    };
+    namespace { struct InAnon {}; }
+    Named named; InAnon in_anon; Outer::Pub pub; Outer::Pub::Deep deep;
+    void f() {
+      struct L {};
+      L local; Box<L *> boxed; void (*fn)(L); auto plain = [] {};
+      auto dev = [] __device__ {};
+    }
+  )cu");
+  ASSERT_TRUE(AST);
+  EXPECT_EQ(unnameableIn(*AST, "unnamed_var"), "unnamed:");
+  EXPECT_EQ(unnameableIn(*AST, "unnamed_enum"), "unnamed:");
+  EXPECT_EQ(unnameableIn(*AST, "priv"), "private:Priv");
+  EXPECT_EQ(unnameableIn(*AST, "prot"), "protected:Prot");
+  EXPECT_EQ(unnameableIn(*AST, "boxed_priv"), "private:Priv");
+  EXPECT_EQ(unnameableIn(*AST, "local"), "local:L");
+  EXPECT_EQ(unnameableIn(*AST, "boxed"), "local:L");
+  EXPECT_EQ(unnameableIn(*AST, "fn"), "local:L");
+  EXPECT_EQ(unnameableIn(*AST, "plain"), "closure:");
+  EXPECT_EQ(unnameableIn(*AST, "dev"), "");
+  EXPECT_EQ(unnameableIn(*AST, "named"), "");
+  EXPECT_EQ(unnameableIn(*AST, "in_anon"), "");
+  EXPECT_EQ(unnameableIn(*AST, "pub"), "");
+  EXPECT_EQ(unnameableIn(*AST, "deep"), "");
+}
+
 } // namespace

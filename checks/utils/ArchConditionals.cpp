@@ -258,4 +258,16 @@ makeArchConditionalsRecorder(const SourceManager &SM, const LangOptions &LO,
   return std::make_unique<Recorder>(SM, LO, Out);
 }
 
+bool isInTargetDispatchMacro(SourceLocation Loc, const SourceManager &SM,
+                             const LangOptions &LO) {
+  while (Loc.isMacroID()) {
+    const StringRef Name = Lexer::getImmediateMacroName(Loc, SM, LO);
+    if (Name == "NV_IF_TARGET" || Name == "NV_IF_ELSE_TARGET" ||
+        Name == "NV_DISPATCH_TARGET")
+      return true;
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return false;
+}
+
 } // namespace clang::tidy::cuda::utils

@@ -63,6 +63,13 @@ std::unique_ptr<PPCallbacks>
 makeArchConditionalsRecorder(const SourceManager &SM, const LangOptions &LO,
                              ArchConditionals &Out);
 
+/// Whether \p Loc lies in the arguments of one of `<nv/target>`'s dispatch
+/// macros (`NV_IF_TARGET`, `NV_IF_ELSE_TARGET`, `NV_DISPATCH_TARGET`), which
+/// pick code by `__CUDA_ARCH__` as an `#if` would, through macro expansion:
+/// the code there may exist on one side only.
+bool isInTargetDispatchMacro(SourceLocation Loc, const SourceManager &SM,
+                             const LangOptions &LO);
+
 /// Whether the tokens of \p Condition (an `#if`/`#elif` condition) name
 /// `__CUDA_ARCH__`.
 bool conditionMentionsCudaArch(SourceRange Condition, const SourceManager &SM,

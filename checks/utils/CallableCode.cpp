@@ -91,4 +91,28 @@ DeviceOnlyCode::containing(llvm::ArrayRef<DynTypedNode> Nodes) const {
   return Found;
 }
 
+llvm::DenseSet<DynTypedNode>
+DeviceOnlyCode::bodiesContaining(llvm::ArrayRef<DynTypedNode> Nodes) const {
+  llvm::DenseSet<DynTypedNode> Found;
+  if (Nodes.empty())
+    return Found;
+  const llvm::DenseSet<DynTypedNode> Wanted(Nodes.begin(), Nodes.end());
+  for (const Callable &Code : Callables) {
+    const Stmt *Body = Code.function().getBody();
+    Code.forEachNode([&](const DynTypedNode &Node, AncestorList Above) {
+      if (!Wanted.contains(Node))
+        return;
+      for (const DynTypedNode &Parent : Above)
+        if ((Body && Parent.get<Stmt>() == Body) ||
+            Parent.get<CXXCtorInitializer>()) {
+          Found.insert(Node);
+          return;
+        }
+    });
+    if (Found.size() == Wanted.size())
+      break;
+  }
+  return Found;
+}
+
 } // namespace clang::tidy::cuda::utils

@@ -90,6 +90,12 @@ public:
   /// stops once all are found (none when \p Nodes is empty).
   llvm::DenseSet<DynTypedNode>
   containing(llvm::ArrayRef<DynTypedNode> Nodes) const;
+  /// Those of \p Nodes that lie in the body of the code added: a function's
+  /// body or constructor initializers, a lambda's body; not its signature,
+  /// default arguments or capture initializers, which nvcc does not count
+  /// as the inside of a device function.
+  llvm::DenseSet<DynTypedNode>
+  bodiesContaining(llvm::ArrayRef<DynTypedNode> Nodes) const;
   void clear() { Callables.clear(); }
 
 private:

@@ -79,4 +79,89 @@ const TagDecl *findFunctionLocalType(QualType Type) {
   return nullptr;
 }
 
+/// Why nvcc cannot name \p Tag from namespace scope, if it cannot: it (or a
+/// class around it) is local to a function, it is unnamed, or it (or a class
+/// around it) is a private or protected member.
+static std::optional<UnnameableType> problemOfTag(const TagDecl &Tag) {
+  if (const auto *Record = dyn_cast<CXXRecordDecl>(&Tag);
+      Record && Record->isLambda()) {
+    if (isNamedByNvcc(Tag))
+      return std::nullopt;
+    if (Record->getDeclContext()->isFunctionOrMethod())
+      return UnnameableType{UnnameableKind::PlainClosure, Record};
+    return std::nullopt;
+  }
+  std::optional<UnnameableType> Restricted;
+  for (const Decl *D = &Tag; D;) {
+    const DeclContext *Parent = D->getDeclContext();
+    if (Parent->isFunctionOrMethod())
+      return UnnameableType{UnnameableKind::Local, &Tag};
+    if (!Restricted && isa<CXXRecordDecl>(Parent)) {
+      if (D->getAccess() == AS_private)
+        Restricted = UnnameableType{UnnameableKind::Private, cast<TagDecl>(D)};
+      else if (D->getAccess() == AS_protected)
+        Restricted =
+            UnnameableType{UnnameableKind::Protected, cast<TagDecl>(D)};
+    }
+    D = dyn_cast<TagDecl>(Parent);
+  }
+  if (!Restricted && Tag.getDeclName().isEmpty() &&
+      !Tag.getTypedefNameForAnonDecl())
+    return UnnameableType{UnnameableKind::Unnamed, &Tag};
+  return Restricted;
+}
+
+static std::optional<UnnameableType> findUnnameableInTag(const TagDecl &Tag) {
+  if (auto Found = problemOfTag(Tag))
+    return Found;
+  if (const auto *Specialization =
+          dyn_cast<ClassTemplateSpecializationDecl>(&Tag))
+    return findUnnameableType(Specialization->getTemplateArgs().asArray());
+  return std::nullopt;
+}
+
+std::optional<UnnameableType>
+findUnnameableType(ArrayRef<TemplateArgument> Args) {
+  for (const TemplateArgument &Arg : Args) {
+    std::optional<UnnameableType> Found;
+    if (Arg.getKind() == TemplateArgument::Type)
+      Found = findUnnameableType(Arg.getAsType());
+    else if (Arg.getKind() == TemplateArgument::Pack)
+      Found = findUnnameableType(Arg.pack_elements());
+    if (Found)
+      return Found;
+  }
+  return std::nullopt;
+}
+
+std::optional<UnnameableType> findUnnameableType(QualType Type) {
+  if (Type.isNull() || Type->isDependentType())
+    return std::nullopt;
+  const clang::Type *T = Type.getCanonicalType().getTypePtr();
+  if (const auto *Pointer = dyn_cast<PointerType>(T))
+    return findUnnameableType(Pointer->getPointeeType());
+  if (const auto *Reference = dyn_cast<ReferenceType>(T))
+    return findUnnameableType(Reference->getPointeeType());
+  if (const auto *Array = dyn_cast<ArrayType>(T))
+    return findUnnameableType(Array->getElementType());
+  if (const auto *Member = dyn_cast<MemberPointerType>(T)) {
+    if (auto Found = findUnnameableType(Member->getPointeeType()))
+      return Found;
+    if (const CXXRecordDecl *Class = Member->getMostRecentCXXRecordDecl())
+      return findUnnameableInTag(*Class);
+    return std::nullopt;
+  }
+  if (const auto *Function = dyn_cast<FunctionProtoType>(T)) {
+    if (auto Found = findUnnameableType(Function->getReturnType()))
+      return Found;
+    for (QualType Param : Function->getParamTypes())
+      if (auto Found = findUnnameableType(Param))
+        return Found;
+    return std::nullopt;
+  }
+  if (const TagDecl *Tag = T->getAsTagDecl())
+    return findUnnameableInTag(*Tag);
+  return std::nullopt;
+}
+
 } // namespace clang::tidy::cuda::utils

@@ -9,7 +9,10 @@
 #define CUDA_LAMBDA_TIDY_UTILS_LOCALTYPE_H
 
 #include "clang/AST/Decl.h"
+#include "clang/AST/TemplateBase.h"
 #include "clang/AST/Type.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <optional>
 
 namespace clang::tidy::cuda::utils {
 
@@ -27,6 +30,44 @@ bool isFunctionLocalType(const TagDecl &Tag);
 /// replaces them with its own wrapper templates and accepts them.
 /// Dependent types have no answer yet: null.
 const TagDecl *findFunctionLocalType(QualType Type);
+
+/// Why nvcc cannot spell a type from namespace scope, which it must do when
+/// the type is a template argument of a `__global__` function template, of a
+/// `__device__` variable template, or of the function around an extended
+/// lambda.
+enum class UnnameableKind {
+  /// Declared inside a function (or inside a class inside one).
+  Local,
+  /// The closure type of a lambda not annotated `__device__` or `__host__
+  /// __device__` (nvcc names annotated ones through its own wrappers).
+  PlainClosure,
+  /// A private member type, or one nested in a private member type.
+  Private,
+  /// The same, protected.
+  Protected,
+  /// A class or enumeration without a name (and without a typedef name for
+  /// linkage: `typedef struct {...} S;` is named).
+  Unnamed,
+};
+
+struct UnnameableType {
+  UnnameableKind Kind;
+  /// The type that cannot be named: the local, closure or unnamed type
+  /// itself, or the private or protected member type (which may be a class
+  /// around the type found).
+  const TagDecl *Decl;
+};
+
+/// The first type inside \p Type that nvcc cannot name: the type itself or
+/// one it is built from (pointee, element, member pointer's class, function
+/// parameter and return types, template arguments). A local type counts
+/// before an access restriction on a class around it. Dependent types have
+/// no answer yet: nullopt.
+std::optional<UnnameableType> findUnnameableType(QualType Type);
+
+/// The first such type among template arguments (packs included).
+std::optional<UnnameableType>
+findUnnameableType(llvm::ArrayRef<TemplateArgument> Args);
 
 } // namespace clang::tidy::cuda::utils
 

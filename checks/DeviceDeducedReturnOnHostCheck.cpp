@@ -1,0 +1,108 @@
+//===--- DeviceDeducedReturnOnHostCheck.cpp - cuda-lambda-tidy ----------===//
+
+#include "DeviceDeducedReturnOnHostCheck.h"
+#include "utils/ExecutionSpace.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Preprocessor.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::cuda {
+
+namespace {
+
+/// A `__device__` function, not constexpr, whose return type is deduced:
+/// nvcc's host side never deduces it. Lambdas' call operators are
+/// cuda-lambda-host-return-type-query's concern.
+AST_MATCHER(FunctionDecl, isDeviceWithDeducedReturnType) {
+  if (Node.isConstexpr())
+    return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(&Node);
+      Method && Method->getParent()->isLambda())
+    return false;
+  if (utils::executionSpaceOf(Node) != utils::ExecutionSpace::Device)
+    return false;
+  const QualType Declared = Node.getDeclaredReturnType();
+  return !Declared.isNull() && Declared->getContainedDeducedType();
+}
+
+} // namespace
+
+void DeviceDeducedReturnOnHostCheck::registerPPCallbacks(
+    const SourceManager &SM, Preprocessor *PP, Preprocessor *) {
+  Conditionals.clear();
+  PP->addPPCallbacks(
+      utils::makeArchConditionalsRecorder(SM, PP->getLangOpts(), Conditionals));
+}
+
+void DeviceDeducedReturnOnHostCheck::registerMatchers(MatchFinder *Finder) {
+  // Instantiations too: a dependent call names the function only there,
+  // and nvcc misses those (the host compiler then sees `void`).
+  const auto Target = functionDecl(isDeviceWithDeducedReturnType());
+  Finder->addMatcher(
+      declRefExpr(to(Target), unless(isExpansionInSystemHeader())).bind("ref"),
+      this);
+  Finder->addMatcher(memberExpr(member(Target),
+                                unless(isExpansionInSystemHeader()))
+                         .bind("ref"),
+                     this);
+  utils::matchCallables(*Finder, this);
+}
+
+void DeviceDeducedReturnOnHostCheck::check(
+    const MatchFinder::MatchResult &Result) {
+  SM = Result.SourceManager;
+  LangOpts = Result.Context->getLangOpts();
+  DevicePass = LangOpts.CUDAIsDevice;
+  if (const std::optional<utils::Callable> Code =
+          utils::matchedCallable(Result)) {
+    DeviceCode.add(*Code);
+    return;
+  }
+  if (const auto *Ref = Result.Nodes.getNodeAs<DeclRefExpr>("ref"))
+    References.push_back({DynTypedNode::create(*Ref), Ref->getLocation(),
+                          cast<FunctionDecl>(Ref->getDecl())});
+  else if (const auto *Member = Result.Nodes.getNodeAs<MemberExpr>("ref"))
+    References.push_back({DynTypedNode::create(*Member),
+                          Member->getMemberLoc(),
+                          cast<FunctionDecl>(Member->getMemberDecl())});
+}
+
+void DeviceDeducedReturnOnHostCheck::onEndOfTranslationUnit() {
+  std::vector<DynTypedNode> Nodes;
+  Nodes.reserve(References.size());
+  for (const Reference &Ref : References)
+    Nodes.push_back(Ref.Node);
+  const llvm::DenseSet<DynTypedNode> InDevice =
+      DeviceCode.bodiesContaining(Nodes);
+  llvm::DenseSet<SourceLocation> Reported;
+  for (const Reference &Ref : References) {
+    if (InDevice.contains(Ref.Node))
+      continue;
+    // The device pass sees the tokens of `#ifdef __CUDA_ARCH__`, which the
+    // host side never compiles: nvcc accepts the reference there.
+    if (DevicePass && (Conditionals.takenBranchAt(Ref.Loc, *SM) ||
+                       utils::isInTargetDispatchMacro(Ref.Loc, *SM, LangOpts)))
+      continue;
+    if (!Reported.insert(SM->getFileLoc(Ref.Loc)).second)
+      continue;
+    const FunctionDecl *Callee = Ref.Callee;
+    if (const FunctionDecl *Pattern = Callee->getTemplateInstantiationPattern())
+      Callee = Pattern;
+    diag(Ref.Loc,
+         "__device__ function %0 has a deduced return type and is named "
+         "outside the body of a device function; nvcc deduces the type only "
+         "in device code, so it rejects this (in a template instantiation "
+         "the host compiler sees 'void'); write the return type explicitly "
+         "or make the function constexpr")
+        << Callee;
+    diag(Callee->getLocation(), "%0 declared here", DiagnosticIDs::Note)
+        << Callee;
+  }
+  References.clear();
+  DeviceCode.clear();
+}
+
+} // namespace clang::tidy::cuda

@@ -1,0 +1,33 @@
+//===--- StaticInHostDeviceFunctionCheck.h - cuda-lambda-tidy -----------===//
+
+#ifndef CUDA_LAMBDA_TIDY_STATICINHOSTDEVICEFUNCTIONCHECK_H
+#define CUDA_LAMBDA_TIDY_STATICINHOSTDEVICEFUNCTIONCHECK_H
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "utils/ArchConditionals.h"
+
+namespace clang::tidy::cuda {
+
+/// Flags a mutable function-scope `static` variable in a `__host__
+/// __device__` function or lambda (H30): the host and each device keep a
+/// copy of their own, so state stored on one side is never seen on the
+/// other. Statics inside `#if`s on `__CUDA_ARCH__` exist on one side only and
+/// are left alone.
+class StaticInHostDeviceFunctionCheck : public ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+                           Preprocessor *ModuleExpanderPP) override;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CUDA;
+  }
+
+private:
+  utils::ArchConditionals Conditionals;
+};
+
+} // namespace clang::tidy::cuda
+
+#endif
