@@ -4,7 +4,6 @@
 #include "utils/EnclosingVariableUses.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/LocalType.h"
-#include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -242,9 +241,6 @@ void LambdaCaptureTypeCheck::check(const MatchFinder::MatchResult &Result) {
          "into a struct and capture that")
         << KindName << CapturedVariables << MaxCapturedVariables;
 
-  // nvcc checks an init-capture's initializer in the template, not in its
-  // instantiations (measured: 'b = a' with 'T &a' and T an array passes).
-  const bool Instantiated = utils::isInTemplateInstantiation(*Lambda);
   for (const LambdaCapture &Capture : Lambda->captures()) {
     if (!Capture.capturesVariable() || Capture.isPackExpansion())
       continue;
@@ -255,7 +251,7 @@ void LambdaCaptureTypeCheck::check(const MatchFinder::MatchResult &Result) {
     if (Capture.getCaptureKind() == LCK_ByCopy) {
       if (!Var->isInitCapture()) {
         checkCapturedArray(*Var, Loc, KindName);
-      } else if (Kind == utils::ExtendedLambdaKind::Device && !Instantiated) {
+      } else if (Kind == utils::ExtendedLambdaKind::Device) {
         // (Init-captures of __host__ __device__ lambdas are rejected
         // whatever they are; cuda-lambda-init-capture reports them.)
         if (const Expr *Array = arrayInitializerOf(*Var);
