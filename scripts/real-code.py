@@ -4,7 +4,7 @@
   real-code.py [--projects FILE] [--root DIR] [--tidy BIN]
                [--copy-tidy-from BUILT_BIN] [--out DIR]
                [-j N] [--timeout S] [--sample N] [--sample-for NAME=N]...
-               [--files-matching REGEX] [--only NAME[,NAME]]
+               [--files-matching REGEX] [--lambda-files] [--only NAME[,NAME]]
                [--triage FILE] [--extra-arg ARG]...
   real-code.py --nvcc-check N --out DIR [--only ...] [-j N]
   real-code.py --reparse --out DIR        (results from the logs again)
@@ -24,7 +24,8 @@ Which files: every entry of BUILD/compile_commands.json that compiles CUDA
 such as Kokkos' nvcc_wrapper; or the file is .cu; or `-x cu`), whose file is
 not matched by the project's "exclude" regexes (third-party code the
 project vendors: googletest, Catch2), each file once. --files-matching keeps
-the files whose path matches REGEX; --sample N keeps N of them per project,
+the files whose path matches REGEX; --lambda-files keeps the files the census
+below counts (a device lambda or __managed__); --sample N keeps N of them per project,
 the same N on every run (the files whose sha1 of the path relative to the
 project is smallest, so a smaller sample is part of a larger one);
 --sample-for NAME=N sets N for one project (0: all).
@@ -787,7 +788,8 @@ def main():
     ap.add_argument("--copy-tidy-from", metavar="BIN",
                     help="first copy BIN (e.g. build/bin/cuda-lambda-tidy) and "
                     "the plugin of its build (lib/libCudaLambdaTidy.so) to where "
-                    "--tidy says, so that a rebuild cannot change it mid-run")
+                    "--tidy says (default: OUT/bin), so that a rebuild cannot change it "
+                    "mid-run")
     ap.add_argument("--out", default="real-code-out")
     ap.add_argument("-j", "--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=600)
@@ -795,6 +797,9 @@ def main():
     ap.add_argument("--sample-for", action="append", default=[],
                     metavar="NAME=N", help="--sample for one project")
     ap.add_argument("--files-matching", default="")
+    ap.add_argument("--lambda-files", action="store_true",
+                    help="only the files the census counts (a device lambda "
+                         "or __managed__, in the file or a project header)")
     ap.add_argument("--only", default="")
     ap.add_argument("--extra-arg", action="append", default=[],
                     help="passed to the tool before the file")
@@ -871,6 +876,10 @@ def main():
 
     if a.copy_tidy_from:
         import shutil
+        # Into this run's own directory unless --tidy says where: runs from
+        # different builds at the same time must not swap binaries.
+        if a.tidy == DEFAULT_TIDY:
+            a.tidy = str(out.resolve() / "bin" / "cuda-lambda-tidy")
         Path(a.tidy).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(a.copy_tidy_from, a.tidy)
         plugin = Path(a.copy_tidy_from).resolve().parent.parent / "lib" / "libCudaLambdaTidy.so"
@@ -904,8 +913,11 @@ def main():
         census = Census(p)
         cnt = Counter()
         via = Counter()
+        lambda_files = set()
         for f, args, d in files:
             dl, dm, al, am, v = census.count(f, args, d)
+            if al or am:
+                lambda_files.add(f)
             cnt["direct_lambda"] += dl
             cnt["direct_managed"] += dm
             cnt["any_lambda"] += al
@@ -920,7 +932,8 @@ def main():
             k, _, v = x.partition("=")
             if k == p["name"]:
                 n = int(v)
-        chosen = sample(p, files, n, a.files_matching)
+        chosen = sample(p, [x for x in files if x[0] in lambda_files]
+                        if a.lambda_files else files, n, a.files_matching)
         results["projects"][p["name"]] = {
             "repository": p["repository"], "commit": p["commit"],
             "src": p["src"], "build": p["build"], "db_entries": n_entries,
