@@ -203,6 +203,54 @@ static const Expr *arrayInitializerOf(const VarDecl &Var) {
   return Init;
 }
 
+void LambdaCaptureTypeCheck::reportRestricted(SourceLocation Loc,
+                                              const TagDecl &Restricted,
+                                              StringRef KindName,
+                                              const std::string &What) {
+  diag(Loc, "extended %0 lambda %1, whose type uses %2, a %select{private|"
+            "protected}3 member type, which nvcc cannot name in the code it "
+            "generates; make %2 public")
+      << KindName << What << &Restricted
+      << (Restricted.getAccess() == AS_protected);
+  diag(Restricted.getLocation(), "%select{private|protected}0 type %1 declared "
+                                 "here",
+       DiagnosticIDs::Note)
+      << (Restricted.getAccess() == AS_protected) << &Restricted;
+}
+
+/// nvcc writes the operator() of an extended __host__ __device__ lambda into
+/// its generated wrapper, so it must name its parameter and return types
+/// (a __device__ lambda's are not written there: nvcc accepts them,
+/// measured).
+void LambdaCaptureTypeCheck::checkSignature(const LambdaExpr &Lambda) {
+  const CXXMethodDecl *Call = Lambda.getCallOperator();
+  auto CheckType = [&](QualType Type, SourceLocation Loc, bool IsReturn,
+                       StringRef ParamName) {
+    const std::string What =
+        IsReturn ? std::string("returns a value")
+                 : "takes the parameter '" + ParamName.str() + "'";
+    if (const TagDecl *Local = utils::findFunctionLocalType(Type)) {
+      if (!firstReport(Loc, Problem::SignatureType))
+        return;
+      diag(Loc, "extended __host__ __device__ lambda %0, whose type uses %1, "
+                "a type local to a function, which nvcc cannot name in the "
+                "code it generates for the lambda's operator(); declare %1 "
+                "outside the function")
+          << What << Local;
+      diag(Local->getLocation(), "%0 declared here", DiagnosticIDs::Note)
+          << Local;
+    } else if (const TagDecl *Restricted =
+                   utils::findRestrictedMemberType(Type)) {
+      if (firstReport(Loc, Problem::SignatureType))
+        reportRestricted(Loc, *Restricted, "__host__ __device__",
+                         What);
+    }
+  };
+  for (const ParmVarDecl *Param : Call->parameters())
+    CheckType(Param->getType(), Param->getLocation(), false, Param->getName());
+  CheckType(Call->getReturnType(), Lambda.getBeginLoc(), true, "");
+}
+
 void LambdaCaptureTypeCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda");
   const utils::ExtendedLambdaKind Kind = utils::extendedLambdaKindOf(*Lambda);
@@ -229,6 +277,9 @@ void LambdaCaptureTypeCheck::check(const MatchFinder::MatchResult &Result) {
         if (isParameterPack(Use.Var))
           ReportPack(Use.Loc, *Use.Var);
   }
+
+  if (Kind == utils::ExtendedLambdaKind::HostDevice)
+    checkSignature(*Lambda);
 
   unsigned CapturedVariables = 0;
   for (const LambdaCapture &Capture : Lambda->captures())
@@ -280,7 +331,15 @@ void LambdaCaptureTypeCheck::check(const MatchFinder::MatchResult &Result) {
       continue;
     }
     const TagDecl *Local = utils::findFunctionLocalType(Var->getType());
-    if (!Local || !firstReport(Loc, Problem::LocalType))
+    if (!Local) {
+      if (const TagDecl *Restricted =
+              utils::findRestrictedMemberType(Var->getType());
+          Restricted && firstReport(Loc, Problem::RestrictedType))
+        reportRestricted(Loc, *Restricted, KindName,
+                         "captures '" + Var->getName().str() + "'");
+      continue;
+    }
+    if (!firstReport(Loc, Problem::LocalType))
       continue;
     // What to call the type: its name, or what it is when it has none.
     const auto *Record = dyn_cast<CXXRecordDecl>(Local);

@@ -28,6 +28,16 @@ bool isFunctionLocalType(const TagDecl &Tag);
 /// Dependent types have no answer yet: null.
 const TagDecl *findFunctionLocalType(QualType Type);
 
+/// Whether \p Tag, or a class around it, is a private or protected member of
+/// a class: the declaration that is, or null.
+const TagDecl *restrictedMemberOf(const TagDecl &Tag);
+
+/// The first private or protected member type (or a type nested in one) that
+/// nvcc would have to name when it writes \p Type into its generated code,
+/// looked for as findFunctionLocalType looks for local types; the declaration
+/// with the restricted access is returned. Dependent types: null.
+const TagDecl *findRestrictedMemberType(QualType Type);
+
 } // namespace clang::tidy::cuda::utils
 
 #endif
