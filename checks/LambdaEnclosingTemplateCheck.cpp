@@ -3,6 +3,7 @@
 #include "LambdaEnclosingTemplateCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/LocalType.h"
 #include "utils/TemplateInstantiation.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -101,7 +102,14 @@ void LambdaEnclosingTemplateCheck::checkParameters(
 
 namespace {
 
-enum class TypeProblem { Local, PlainClosure, Private, Protected };
+enum class TypeProblem {
+  Local,
+  PlainClosure,
+  Private,
+  Protected,
+  PrivateTemplate,
+  ProtectedTemplate,
+};
 
 /// A type in a template argument that nvcc cannot spell at namespace scope.
 struct Unnameable {
@@ -131,9 +139,11 @@ static std::optional<Unnameable> problemOfTag(const TagDecl &Tag) {
     if (Parent->isFunctionOrMethod())
       return Unnameable{TypeProblem::Local, &Tag};
     if (!Restricted && isa<CXXRecordDecl>(Parent)) {
-      if (D->getAccess() == AS_private)
+      // A member class template's specialization has its template's access.
+      const AccessSpecifier Access = utils::memberAccessOf(*D);
+      if (Access == AS_private)
         Restricted = Unnameable{TypeProblem::Private, cast<TagDecl>(D)};
-      else if (D->getAccess() == AS_protected)
+      else if (Access == AS_protected)
         Restricted = Unnameable{TypeProblem::Protected, cast<TagDecl>(D)};
     }
     D = dyn_cast<TagDecl>(Parent);
@@ -211,6 +221,21 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
   if (const TemplateArgumentList *Args =
           Function.getTemplateSpecializationArgs()) {
     Found = findUnnameable(Args->asArray());
+    // A private member class template as a template template argument of
+    // the function (not of a class template around it: accepted, measured).
+    for (const TemplateArgument &Arg : Args->asArray()) {
+      if (Found || Arg.getKind() != TemplateArgument::Template)
+        continue;
+      const auto *Class = dyn_cast_or_null<ClassTemplateDecl>(
+          Arg.getAsTemplate().getAsTemplateDecl());
+      if (!Class || !isa<CXXRecordDecl>(Class->getDeclContext()))
+        continue;
+      if (Class->getAccess() == AS_private)
+        Found = Unnameable{TypeProblem::PrivateTemplate, Class->getTemplatedDecl()};
+      else if (Class->getAccess() == AS_protected)
+        Found = Unnameable{TypeProblem::ProtectedTemplate,
+                           Class->getTemplatedDecl()};
+    }
     Specialization = &Function;
     Template = Function.getPrimaryTemplate();
     Where = Function.getPointOfInstantiation();
@@ -236,12 +261,14 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
   diag(Where, "%select{function|class}0 template %1 is instantiated here with "
               "%select{%2, a type local to a function|the closure type of a "
               "lambda that is not extended|%2, a private member type|%2, a "
-              "protected member type}3, which nvcc cannot name in the code it "
-              "generates for an extended %4 lambda inside it; "
+              "protected member type|%2, a private member template|%2, a "
+              "protected member template}3, which nvcc cannot name in the "
+              "code it generates for an extended %4 lambda inside it; "
               "%select{declare the type outside any function|annotate that "
               "lambda __device__ or __host__ __device__, or use a functor "
               "declared outside any function|make the type public|make the "
-              "type public}3")
+              "type public|make the template public|make the template "
+              "public}3")
       << IsClass << Template << Found->Decl << Problem
       << utils::spelling(utils::extendedLambdaKindOf(Lambda));
   diag(Lambda.getBeginLoc(), "extended %0 lambda defined here",
@@ -253,8 +280,8 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
          DiagnosticIDs::Note);
   else
     diag(Found->Decl->getLocation(),
-         "%select{local type|lambda|private type|protected type}0 %1 declared "
-         "here",
+         "%select{local type|lambda|private type|protected type|private "
+         "template|protected template}0 %1 declared here",
          DiagnosticIDs::Note)
         << Problem << Found->Decl;
 }

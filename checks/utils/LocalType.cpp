@@ -70,10 +70,16 @@ const TagDecl *findFunctionLocalType(QualType Type) {
   return findIn(Type, localProblem);
 }
 
+AccessSpecifier memberAccessOf(const Decl &D) {
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&D))
+    return Spec->getSpecializedTemplate()->getAccess();
+  return D.getAccess();
+}
+
 const TagDecl *restrictedMemberOf(const TagDecl &Tag) {
   for (const TagDecl *D = &Tag; D; D = dyn_cast<TagDecl>(D->getDeclContext()))
     if (isa<CXXRecordDecl>(D->getDeclContext()) &&
-        (D->getAccess() == AS_private || D->getAccess() == AS_protected))
+        (memberAccessOf(*D) == AS_private || memberAccessOf(*D) == AS_protected))
       return D;
   return nullptr;
 }

@@ -28,6 +28,10 @@ bool isFunctionLocalType(const TagDecl &Tag);
 /// Dependent types have no answer yet: null.
 const TagDecl *findFunctionLocalType(QualType Type);
 
+/// The access of \p D as a member: a class template specialization has that
+/// of its template.
+AccessSpecifier memberAccessOf(const Decl &D);
+
 /// Whether \p Tag, or a class around it, is a private or protected member of
 /// a class: the declaration that is, or null.
 const TagDecl *restrictedMemberOf(const TagDecl &Tag);
