@@ -1,6 +1,7 @@
 //===--- LambdaEnclosingFunctionCheck.cpp - cuda-lambda-tidy ------------===//
 
 #include "LambdaEnclosingFunctionCheck.h"
+#include "utils/BoolOption.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/TemplateInstantiation.h"
@@ -10,6 +11,16 @@
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
+
+LambdaEnclosingFunctionCheck::LambdaEnclosingFunctionCheck(
+    StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      WindowsLinkage(utils::getBoolOption(Options, "WindowsLinkage", false)) {}
+
+void LambdaEnclosingFunctionCheck::storeOptions(
+    ClangTidyOptions::OptionMap &Opts) {
+  utils::storeBoolOption(Options, Opts, "WindowsLinkage", WindowsLinkage);
+}
 
 void LambdaEnclosingFunctionCheck::registerMatchers(MatchFinder *Finder) {
   // Every rule here is about the lambda's place in the source, which each
@@ -194,6 +205,21 @@ void LambdaEnclosingFunctionCheck::check(
     diag(Classes.Class->getLocation(),
          "%0 declared %select{private|protected}1 here", DiagnosticIDs::Note)
         << Classes.Class << IsProtected;
+    return;
+  }
+
+  // nvcc on Windows (only there: Linux accepts, measured) needs an enclosing
+  // function with external linkage: not 'static', not in an anonymous
+  // namespace or a class inside one.
+  if (WindowsLinkage && !isExternalFormalLinkage(Function->getFormalLinkage())) {
+    const bool NoLinkage = Function->getFormalLinkage() == Linkage::None;
+    diag(Loc, "extended %0 lambda is defined in %1, which has %select{internal|"
+              "no}2 linkage, and nvcc on Windows rejects such an enclosing "
+              "function; give %1 external linkage (no "
+              "'static', outside any anonymous namespace)")
+        << KindName << Function << NoLinkage;
+    diag(Function->getLocation(), "%0 declared here", DiagnosticIDs::Note)
+        << Function;
   }
 }
 

@@ -136,9 +136,28 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
   std::optional<utils::UnnameableType> Found;
   SourceLocation Where;
   bool IsClass = false;
+  std::optional<int> TemplateProblem;
   if (const TemplateArgumentList *Args =
           Function.getTemplateSpecializationArgs()) {
     Found = findUnnameable(Args->asArray());
+    // A private or protected member class template as a template template
+    // argument of the function (not of a class template around it:
+    // accepted, measured): the diagnostic's problems 4 and 5.
+    for (const TemplateArgument &Arg : Args->asArray()) {
+      if (Found || Arg.getKind() != TemplateArgument::Template)
+        continue;
+      const auto *Class = dyn_cast_or_null<ClassTemplateDecl>(
+          Arg.getAsTemplate().getAsTemplateDecl());
+      if (!Class || !isa<CXXRecordDecl>(Class->getDeclContext()) ||
+          (Class->getAccess() != AS_private &&
+           Class->getAccess() != AS_protected))
+        continue;
+      const bool Private = Class->getAccess() == AS_private;
+      Found = utils::UnnameableType{Private ? utils::UnnameableKind::Private
+                                            : utils::UnnameableKind::Protected,
+                                    Class->getTemplatedDecl()};
+      TemplateProblem = Private ? 4 : 5;
+    }
     Specialization = &Function;
     Template = Function.getPrimaryTemplate();
     Where = Function.getPointOfInstantiation();
@@ -164,12 +183,14 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
   diag(Where, "%select{function|class}0 template %1 is instantiated here with "
               "%select{%2, a type local to a function|the closure type of a "
               "lambda that is not extended|%2, a private member type|%2, a "
-              "protected member type}3, which nvcc cannot name in the code it "
-              "generates for an extended %4 lambda inside it; "
+              "protected member type|%2, a private member template|%2, a "
+              "protected member template}3, which nvcc cannot name in the "
+              "code it generates for an extended %4 lambda inside it; "
               "%select{declare the type outside any function|annotate that "
               "lambda __device__ or __host__ __device__, or use a functor "
               "declared outside any function|make the type public|make the "
-              "type public}3")
+              "type public|make the template public|make the template "
+              "public}3")
       << IsClass << Template << Found->Decl << Problem
       << utils::spelling(utils::extendedLambdaKindOf(Lambda));
   diag(Lambda.getBeginLoc(), "extended %0 lambda defined here",
@@ -181,8 +202,8 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
          DiagnosticIDs::Note);
   else
     diag(Found->Decl->getLocation(),
-         "%select{local type|lambda|private type|protected type}0 %1 declared "
-         "here",
+         "%select{local type|lambda|private type|protected type|private "
+         "template|protected template}0 %1 declared here",
          DiagnosticIDs::Note)
         << Problem << Found->Decl;
 }

@@ -127,3 +127,49 @@ TEST(LocalTypeTest, FindsTypesNvccCannotNameFromNamespaceScope) {
 }
 
 } // namespace
+
+namespace {
+
+/// The name of the restricted member type found in the type of \p Var.
+std::string restrictedTypeIn(ASTUnit &AST, const std::string &Var) {
+  const auto *D =
+      findFirst<VarDecl>(AST, varDecl(hasName(Var), isExpansionInMainFile()));
+  EXPECT_NE(D, nullptr) << Var;
+  if (!D)
+    return "";
+  const TagDecl *Found = findRestrictedMemberType(D->getType());
+  return Found ? Found->getName().str() : "";
+}
+
+TEST(LocalTypeTest, FindsPrivateAndProtectedMemberTypes) {
+  auto AST = parseCuda(R"cu(
+    template <typename T> struct Box { T value; };
+    class C {
+      struct Priv { struct Deeper {}; };
+      template <typename T> struct Tpl {};
+      enum Mode { A };
+    protected:
+      struct Prot {};
+    public:
+      struct Pub { struct Nested {}; };
+      void f() {
+        Priv p; Priv::Deeper d; Box<Priv> boxed; Priv *ptr; Tpl<int> spec;
+        Mode mode = A; Prot prot; Pub pub; Pub::Nested nested; int i;
+      }
+    };
+  )cu");
+  ASSERT_TRUE(AST);
+  EXPECT_EQ(restrictedTypeIn(*AST, "p"), "Priv");
+  // The private class around a public nested one is what nvcc cannot name.
+  EXPECT_EQ(restrictedTypeIn(*AST, "d"), "Priv");
+  EXPECT_EQ(restrictedTypeIn(*AST, "boxed"), "Priv");
+  EXPECT_EQ(restrictedTypeIn(*AST, "ptr"), "Priv");
+  EXPECT_EQ(restrictedTypeIn(*AST, "spec"), "Tpl");
+  EXPECT_EQ(restrictedTypeIn(*AST, "mode"), "Mode");
+  EXPECT_EQ(restrictedTypeIn(*AST, "prot"), "Prot");
+  EXPECT_EQ(restrictedTypeIn(*AST, "pub"), "");
+  EXPECT_EQ(restrictedTypeIn(*AST, "nested"), "");
+  EXPECT_EQ(restrictedTypeIn(*AST, "i"), "");
+}
+
+} // namespace

@@ -20,31 +20,46 @@ static bool isNamedByNvcc(const TagDecl &Tag) {
   return CallOperator && hasExplicitDeviceAttr(*CallOperator);
 }
 
-static const TagDecl *findInTemplateArguments(ArrayRef<TemplateArgument> Args);
+namespace {
+/// What the traversal looks for: the offending declaration of a tag, if any.
+using TagProblem = const TagDecl *(*)(const TagDecl &);
+} // namespace
 
-static const TagDecl *findInTag(const TagDecl &Tag) {
-  if (isFunctionLocalType(Tag) && !isNamedByNvcc(Tag))
-    return &Tag;
+static const TagDecl *findIn(QualType Type, TagProblem Problem);
+
+static const TagDecl *localProblem(const TagDecl &Tag) {
+  return isFunctionLocalType(Tag) && !isNamedByNvcc(Tag) ? &Tag : nullptr;
+}
+
+static const TagDecl *findInTemplateArguments(ArrayRef<TemplateArgument> Args,
+                                              TagProblem Problem);
+
+static const TagDecl *findInTag(const TagDecl &Tag, TagProblem Problem) {
+  if (const TagDecl *Found = Problem(Tag))
+    return Found;
   // `Outer<Local>::Inner`: the classes around a nested class are named too.
   for (const DeclContext *Context = Tag.getDeclContext(); Context;
        Context = Context->getParent()) {
     if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(Context))
       if (const TagDecl *Found =
-              findInTemplateArguments(Spec->getTemplateArgs().asArray()))
+              findInTemplateArguments(Spec->getTemplateArgs().asArray(),
+                                      Problem))
         return Found;
   }
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Tag))
-    return findInTemplateArguments(Spec->getTemplateArgs().asArray());
+    return findInTemplateArguments(Spec->getTemplateArgs().asArray(), Problem);
   return nullptr;
 }
 
-static const TagDecl *findInTemplateArguments(ArrayRef<TemplateArgument> Args) {
+static const TagDecl *findInTemplateArguments(ArrayRef<TemplateArgument> Args,
+                                              TagProblem Problem) {
   for (const TemplateArgument &Arg : Args) {
     if (Arg.getKind() == TemplateArgument::Type) {
-      if (const TagDecl *Found = findFunctionLocalType(Arg.getAsType()))
+      if (const TagDecl *Found = findIn(Arg.getAsType(), Problem))
         return Found;
     } else if (Arg.getKind() == TemplateArgument::Pack) {
-      if (const TagDecl *Found = findInTemplateArguments(Arg.pack_elements()))
+      if (const TagDecl *Found =
+              findInTemplateArguments(Arg.pack_elements(), Problem))
         return Found;
     }
   }
@@ -52,30 +67,54 @@ static const TagDecl *findInTemplateArguments(ArrayRef<TemplateArgument> Args) {
 }
 
 const TagDecl *findFunctionLocalType(QualType Type) {
+  return findIn(Type, localProblem);
+}
+
+AccessSpecifier memberAccessOf(const Decl &D) {
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&D))
+    return Spec->getSpecializedTemplate()->getAccess();
+  return D.getAccess();
+}
+
+const TagDecl *restrictedMemberOf(const TagDecl &Tag) {
+  for (const TagDecl *D = &Tag; D; D = dyn_cast<TagDecl>(D->getDeclContext()))
+    if (isa<CXXRecordDecl>(D->getDeclContext()) &&
+        (memberAccessOf(*D) == AS_private || memberAccessOf(*D) == AS_protected))
+      return D;
+  return nullptr;
+}
+
+const TagDecl *findRestrictedMemberType(QualType Type) {
+  return findIn(Type, [](const TagDecl &Tag) -> const TagDecl * {
+    return isNamedByNvcc(Tag) ? nullptr : restrictedMemberOf(Tag);
+  });
+}
+
+static const TagDecl *findIn(QualType Type, TagProblem Problem) {
   if (Type.isNull() || Type->isDependentType())
     return nullptr;
   const clang::Type *Canonical = Type.getCanonicalType().getTypePtr();
   if (const auto *Pointer = dyn_cast<PointerType>(Canonical))
     return Pointer->getPointeeType()->isFunctionType()
                ? nullptr
-               : findFunctionLocalType(Pointer->getPointeeType());
+               : findIn(Pointer->getPointeeType(), Problem);
   if (const auto *Reference = dyn_cast<ReferenceType>(Canonical))
     return Reference->getPointeeType()->isFunctionType()
                ? nullptr
-               : findFunctionLocalType(Reference->getPointeeType());
+               : findIn(Reference->getPointeeType(), Problem);
   if (const auto *Array = dyn_cast<ArrayType>(Canonical))
-    return findFunctionLocalType(Array->getElementType());
+    return findIn(Array->getElementType(), Problem);
   if (const auto *MemberPointer = dyn_cast<MemberPointerType>(Canonical)) {
     if (const CXXRecordDecl *Class =
             MemberPointer->getMostRecentCXXRecordDecl())
-      if (const TagDecl *Found = findInTag(*Class))
+      if (const TagDecl *Found = findInTag(*Class, Problem))
         return Found;
     return MemberPointer->getPointeeType()->isFunctionType()
                ? nullptr
-               : findFunctionLocalType(MemberPointer->getPointeeType());
+               : findIn(MemberPointer->getPointeeType(), Problem);
   }
   if (const TagDecl *Tag = Canonical->getAsTagDecl())
-    return findInTag(*Tag);
+    return findInTag(*Tag, Problem);
   return nullptr;
 }
 
@@ -97,9 +136,10 @@ static std::optional<UnnameableType> problemOfTag(const TagDecl &Tag) {
     if (Parent->isFunctionOrMethod())
       return UnnameableType{UnnameableKind::Local, &Tag};
     if (!Restricted && isa<CXXRecordDecl>(Parent)) {
-      if (D->getAccess() == AS_private)
+      // A member class template's specialization has its template's access.
+      if (memberAccessOf(*D) == AS_private)
         Restricted = UnnameableType{UnnameableKind::Private, cast<TagDecl>(D)};
-      else if (D->getAccess() == AS_protected)
+      else if (memberAccessOf(*D) == AS_protected)
         Restricted =
             UnnameableType{UnnameableKind::Protected, cast<TagDecl>(D)};
     }

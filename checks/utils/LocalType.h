@@ -69,6 +69,20 @@ std::optional<UnnameableType> findUnnameableType(QualType Type);
 std::optional<UnnameableType>
 findUnnameableType(llvm::ArrayRef<TemplateArgument> Args);
 
+/// The access of \p D as a member: a class template specialization has that
+/// of its template.
+AccessSpecifier memberAccessOf(const Decl &D);
+
+/// Whether \p Tag, or a class around it, is a private or protected member of
+/// a class: the declaration that is, or null.
+const TagDecl *restrictedMemberOf(const TagDecl &Tag);
+
+/// The first private or protected member type (or a type nested in one) that
+/// nvcc would have to name when it writes \p Type into its generated code,
+/// looked for as findFunctionLocalType looks for local types; the declaration
+/// with the restricted access is returned. Dependent types: null.
+const TagDecl *findRestrictedMemberType(QualType Type);
+
 } // namespace clang::tidy::cuda::utils
 
 #endif
