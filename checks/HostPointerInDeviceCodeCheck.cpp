@@ -348,31 +348,30 @@ void HostPointerInDeviceCodeCheck::check(
   if (Candidates.empty())
     return;
 
-  // The flow analysis runs only where a crossing reads a local pointer;
-  // otherwise the value written at the crossing says all.
+  // The flow analysis runs only where a crossing reads a local pointer or
+  // is host memory as written (`v.data()` may have been registered with
+  // cudaHostRegister before); otherwise nothing can be reported.
   bool NeedsFlow = false;
   llvm::SmallVector<utils::ProvenanceQuery, 4> Queries;
   llvm::DenseSet<std::pair<const Stmt *, const void *>> ReportedMemory;
   for (const utils::BoundaryCrossing *C : Candidates) {
-    NeedsFlow |= utils::readsLocalPointer(*C->Value);
+    NeedsFlow |= utils::readsLocalPointer(*C->Value) ||
+                 utils::provenanceOfExpr(*C->Value, Ctx).isHost();
     const Stmt *Anchor = C->Kind == utils::CrossingKind::LambdaCapture
                              ? static_cast<const Stmt *>(C->Lambda)
                              : C->Call;
     Queries.push_back({Anchor, C->Value});
   }
-  llvm::DenseMap<const Expr *, utils::Provenance> Flow;
-  if (NeedsFlow)
-    Flow = utils::analyzePointerProvenance(*Function, Ctx, Queries);
+  if (!NeedsFlow)
+    return;
+  llvm::DenseMap<const Expr *, utils::Provenance> Flow =
+      utils::analyzePointerProvenance(*Function, Ctx, Queries);
 
   for (const utils::BoundaryCrossing *C : Candidates) {
     utils::Provenance P;
-    if (NeedsFlow) {
-      auto It = Flow.find(C->Value);
-      if (It != Flow.end())
-        P = It->second;
-    } else {
-      P = utils::provenanceOfExpr(*C->Value, Ctx);
-    }
+    auto It = Flow.find(C->Value);
+    if (It != Flow.end())
+      P = It->second;
     if (!P.isHost())
       continue;
     if (!Reported.insert(C->Loc.getRawEncoding()).second)

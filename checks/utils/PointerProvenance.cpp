@@ -197,6 +197,14 @@ std::string hostContainerName(const CXXRecordDecl &Record) {
   return "";
 }
 
+/// The variable \p E names, if any: within one function a name (a
+/// reference too) is one object, so `v.data()` twice is one buffer.
+const VarDecl *objectVar(const Expr *E) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+    return dyn_cast<VarDecl>(Ref->getDecl());
+  return nullptr;
+}
+
 /// The name of the variable \p E names, for a diagnostic ("v"), or empty.
 std::string objectName(const Expr *E) {
   if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
@@ -302,11 +310,12 @@ Provenance Evaluator::addressOf(const Expr *E) const {
     return {};
   std::string Container = hostContainerName(*Record);
   if (!Container.empty() && Container != "std::unique_ptr")
-    return host(HostSource::Container, E, nullptr, Container, objectName(Object));
+    return host(HostSource::Container, E, objectVar(Object), Container,
+                objectName(Object));
   if (qualifiedNameWithoutInline(*Record) == "std::array") {
     Provenance Holder = addressOf(Object);
     if (Holder.isHost())
-      return host(HostSource::Container, E, nullptr, "std::array",
+      return host(HostSource::Container, E, objectVar(Object), "std::array",
                   objectName(Object));
   }
   return {};
@@ -326,7 +335,7 @@ Provenance Evaluator::sharedPtrObject(const Expr *Object,
     if (Construct->getNumArgs() >= 1 &&
         isa<CXXNewExpr>(Construct->getArg(0)->IgnoreParenImpCasts()) &&
         eval(Construct->getArg(0)).isHost())
-      return host(HostSource::Container, Site, nullptr, "std::shared_ptr",
+      return host(HostSource::Container, Site, Var, "std::shared_ptr",
                   Var->getName());
     if (Construct->getNumArgs() == 1)
       Init = Construct->getArg(0)->IgnoreImplicit();
@@ -335,7 +344,7 @@ Provenance Evaluator::sharedPtrObject(const Expr *Object,
     if (const FunctionDecl *Callee = Call->getDirectCallee())
       if (Callee->isInStdNamespace() && Callee->getDeclName().isIdentifier() &&
           Callee->getName() == "make_shared")
-        return host(HostSource::Container, Site, nullptr, "std::shared_ptr",
+        return host(HostSource::Container, Site, Var, "std::shared_ptr",
                     Var->getName());
   return {};
 }
@@ -355,19 +364,19 @@ Provenance Evaluator::call(const CallExpr *Call) const {
     std::string Container = hostContainerName(*Record);
     if (Name == "data" || Name == "c_str") {
       if (!Container.empty() && Container != "std::unique_ptr")
-        return host(HostSource::Container, Call, nullptr, Container,
+        return host(HostSource::Container, Call, objectVar(Object), Container,
                     objectName(Object));
       std::string RecordName = qualifiedNameWithoutInline(*Record);
       if (RecordName == "std::array" && addressOf(Object).isHost())
-        return host(HostSource::Container, Call, nullptr, "std::array",
-                    objectName(Object));
+        return host(HostSource::Container, Call, objectVar(Object),
+                    "std::array", objectName(Object));
       if (RecordName == "thrust::device_vector")
         return device();
       return {};
     }
     if (Name == "get") {
       if (Container == "std::unique_ptr")
-        return host(HostSource::Container, Call, nullptr, Container,
+        return host(HostSource::Container, Call, objectVar(Object), Container,
                     objectName(Object));
       if (qualifiedNameWithoutInline(*Record) == "std::shared_ptr")
         return sharedPtrObject(Object, Call);

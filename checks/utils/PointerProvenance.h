@@ -32,7 +32,8 @@ struct HostSource {
   /// The expression that yields the pointer (the allocation, the call of
   /// `data()`, the literal), or null for a variable.
   const Expr *Site = nullptr;
-  /// The host variable, for Variable and Array.
+  /// The host variable, for Variable and Array; for Container, the
+  /// container's variable when the pointer is taken from a named one.
   const VarDecl *Var = nullptr;
   /// What allocates or holds the memory, as written in a diagnostic:
   /// "malloc", "new[]", "std::vector", "std::unique_ptr".
@@ -43,8 +44,9 @@ struct HostSource {
 
   /// Where to point a note: the allocation, or the variable's declaration.
   SourceLocation location() const;
-  /// Identity of the source (the site or the variable).
-  const void *key() const { return Site ? static_cast<const void *>(Site) : Var; }
+  /// Identity of the memory: the variable (`v.data()` twice is one
+  /// buffer), else the allocation.
+  const void *key() const { return Var ? static_cast<const void *>(Var) : Site; }
 };
 
 enum class MemorySpace {
