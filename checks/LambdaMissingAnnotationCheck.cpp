@@ -1,7 +1,6 @@
 //===--- LambdaMissingAnnotationCheck.cpp - cuda-lambda-tidy ------------===//
 
 #include "LambdaMissingAnnotationCheck.h"
-#include "utils/AncestorWalk.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/LambdaReach.h"
@@ -32,12 +31,6 @@ void LambdaMissingAnnotationCheck::registerMatchers(MatchFinder *Finder) {
                                 unless(utils::isExtendedLambda()))
                          .bind("lambda"),
                      this);
-  // A `__device__` variable template specialized for a closure type (nvcc
-  // rejects a plain lambda's; a host variable template is fine, measured).
-  Finder->addMatcher(
-      varDecl(hasAttr(attr::CUDADevice), unless(isExpansionInSystemHeader()))
-          .bind("device-variable"),
-      this);
 }
 
 static std::optional<Reason> reasonOf(const LambdaExpr &Lambda) {
@@ -50,43 +43,8 @@ static std::optional<Reason> reasonOf(const LambdaExpr &Lambda) {
                                                    : Reason::Unannotated;
 }
 
-void LambdaMissingAnnotationCheck::checkDeviceVariable(
-    const VarTemplateSpecializationDecl &Variable) {
-  for (const TemplateArgument &Arg : Variable.getTemplateArgs().asArray()) {
-    if (Arg.getKind() != TemplateArgument::Type)
-      continue;
-    const CXXRecordDecl *Closure = Arg.getAsType()->getAsCXXRecordDecl();
-    if (!Closure || !Closure->isLambda())
-      continue;
-    const LambdaExpr *Lambda = utils::findLambda(*Closure).Lambda;
-    if (!Lambda || utils::isExtendedLambda(*Lambda) || !reasonOf(*Lambda) ||
-        !ReportedInVariables.insert(Lambda).second)
-      continue;
-    const std::string Name = utils::variableNameOf(*Lambda);
-    diag(Lambda->getBeginLoc(),
-         "%select{lambda|lambda '%1'}0 is not an extended lambda, so nvcc "
-         "rejects its closure type as a template argument of the __device__ "
-         "variable template %2; annotate it '__device__' or '__host__ "
-         "__device__'")
-        << !Name.empty() << Name << Variable.getSpecializedTemplate();
-    const SourceLocation Where = Variable.getPointOfInstantiation();
-    if (Where.isValid())
-      diag(Where, "%0 is specialized for its closure type here",
-           DiagnosticIDs::Note)
-          << Variable.getSpecializedTemplate();
-  }
-}
-
 void LambdaMissingAnnotationCheck::check(
     const MatchFinder::MatchResult &Result) {
-  if (const auto *Variable =
-          Result.Nodes.getNodeAs<VarTemplateSpecializationDecl>(
-              "device-variable")) {
-    checkDeviceVariable(*Variable);
-    return;
-  }
-  if (Result.Nodes.getNodeAs<VarDecl>("device-variable"))
-    return;
   const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda");
   if (!reasonOf(*Lambda))
     return;

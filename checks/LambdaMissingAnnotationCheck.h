@@ -4,8 +4,6 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAMISSINGANNOTATIONCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
-#include "clang/AST/DeclTemplate.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace clang::tidy::cuda {
@@ -14,8 +12,8 @@ namespace clang::tidy::cuda {
 /// (H12): a plain or `__host__`-only lambda defined in host code, or any
 /// lambda outside a function, whose closure type becomes a template argument
 /// of a `__global__` function, directly or through host templates (a wrapper
-/// that launches a kernel, a thrust algorithm with a device policy), or of a
-/// `__device__` variable template. nvcc rejects them; clang accepts them.
+/// that launches a kernel, a thrust algorithm with a device policy). nvcc
+/// rejects them; clang accepts them.
 class LambdaMissingAnnotationCheck : public ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
@@ -27,12 +25,7 @@ public:
   }
 
 private:
-  /// A closure type among the template arguments of a `__device__`
-  /// variable template specialization.
-  void checkDeviceVariable(const VarTemplateSpecializationDecl &Variable);
-
   ASTContext *Context = nullptr;
-  llvm::DenseSet<const LambdaExpr *> ReportedInVariables;
   /// Lambdas that would be rejected if they reached device code.
   llvm::SmallVector<const LambdaExpr *, 8> Candidates;
 };
