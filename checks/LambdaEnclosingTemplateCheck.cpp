@@ -179,7 +179,7 @@ void LambdaEnclosingTemplateCheck::checkInstantiation(
   if (Where.isInvalid())
     Where = Lambda.getBeginLoc();
 
-  const int Problem = problemIndex(Found->Kind);
+  const int Problem = TemplateProblem.value_or(problemIndex(Found->Kind));
   diag(Where, "%select{function|class}0 template %1 is instantiated here with "
               "%select{%2, a type local to a function|the closure type of a "
               "lambda that is not extended|%2, a private member type|%2, a "
