@@ -41,12 +41,14 @@ NVCC_SECTION_BEGIN = "<!-- nvcc-lambda-messages: begin -->"
 NVCC_SECTION_END = "<!-- nvcc-lambda-messages: end -->"
 
 RULE_RE = re.compile(r"^\*\*(H\d+) `([a-z0-9-]+)`\*\*(?: \*\([^)]*\)\*)? — (.*)$")
+# The kernel-boundary rules are list items: "- **H30 `check`** (source): ...".
+LIST_RULE_RE = re.compile(r"^- \*\*(H\d+) `([a-z0-9-]+)`\*\*(?: \([^)]*\))?: (.*)$")
 
 
 def catalogue(spec: Path):
     rules = []
     for line in spec.read_text().splitlines():
-        if m := RULE_RE.match(line):
+        if m := RULE_RE.match(line) or LIST_RULE_RE.match(line):
             summary = re.split(r"(?<=[a-z)]\.)\s|:\s", m[3])[0].rstrip(".")
             rules.append((m[1], m[2], summary[:90]))
     return rules
