@@ -238,10 +238,18 @@ def main():
     if only:
         # Replace those rows in the file as it stands; keep the rest.
         lines = Path(args.out).read_text().splitlines()
+        present, last_row = set(), None
         for i, line in enumerate(lines):
             rule = line.split("|")[1].strip() if line.startswith("| H") else ""
+            if rule:
+                present.add(rule)
+                last_row = i
             if rule in only:
                 lines[i] = rows[rule]
+        # Rules new to the catalogue go after the last rule row, in order.
+        new_rows = [rows[r] for r, _, _ in rules if r in only and r not in present]
+        if new_rows and last_row is not None:
+            lines[last_row + 1:last_row + 1] = new_rows
         note = (f"Rows re-measured on {datetime.date.today().isoformat()} "
                 f"(`--only {','.join(only)}`): {', '.join(only)}.")
         lines = [l for l in lines if not l.startswith("Rows re-measured on ")]
