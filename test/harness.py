@@ -7,8 +7,17 @@ stopping at the first, run a command capturing its output, and report.
 """
 
 import subprocess
+import sys
 
 failures = []
+
+
+def fail(message, output=""):
+    """Stops the test at once: prints the failure (and output) and exits 1."""
+    print(f"FAIL: {message}")
+    if output:
+        print(output)
+    sys.exit(1)
 
 
 def check(condition, message):

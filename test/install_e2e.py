@@ -33,14 +33,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import hide_paths  # noqa: E402
 
+from harness import fail
+
 VERSION_RE = re.compile(r"cuda-lambda-tidy version (\S+)\n\s+built with LLVM (22\.\S+)")
-
-
-def fail(message, output=""):
-    print(f"FAIL: {message}")
-    if output:
-        print(output)
-    sys.exit(1)
 
 
 def run(cmd, **kw):

@@ -31,17 +31,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from harness import fail
+
 SKIP = 77
 FINDING = re.compile(r"particles\.cu:15:22: (warning|error): .*\[cuda-lambda-this-capture\]")
 HAZARD = "[=] __device__(int i) { position[i]"
 FIXED = "[=, *this] __device__(int i) { position[i]"
-
-
-def fail(message, output=""):
-    print(f"FAIL: {message}")
-    if output:
-        print(output)
-    sys.exit(1)
 
 
 def run(cmd, env=None, cwd=None):

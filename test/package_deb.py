@@ -26,6 +26,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from harness import fail
+
 SKIP = 77
 FILES = [
     "bin/cuda-lambda-tidy",
@@ -36,13 +38,6 @@ FILES = [
     "share/doc/cuda-lambda-tidy/docs/integration.md",
     "share/doc/cuda-lambda-tidy/docs/checks/cuda-lambda-this-capture.md",
 ]
-
-
-def fail(message, output=""):
-    print(f"FAIL: {message}")
-    if output:
-        print(output)
-    sys.exit(1)
 
 
 def run(cmd, **kw):

@@ -32,15 +32,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import hide_paths  # noqa: E402
 
+from harness import fail
+
 SKIP = 77
 LLVM_LIB = re.compile(r"lib(LLVM|clang)[-.\w]*\.so")
-
-
-def fail(message, output=""):
-    print(f"FAIL: {message}")
-    if output:
-        print(output)
-    sys.exit(1)
 
 
 def run(cmd, **kw):
