@@ -19,7 +19,7 @@ namespace {
 
 /// The closure class named by \p T: the type itself after references and
 /// qualifiers, or the callee of a `result_of<F(Args...)>` function type.
-const CXXRecordDecl *closureIn(QualType T) {
+const CXXRecordDecl *queriedClosure(QualType T) {
   if (T.isNull())
     return nullptr;
   T = T.getCanonicalType().getNonReferenceType();
@@ -38,7 +38,7 @@ const CXXRecordDecl *calledClosureIn(const Stmt *S) {
   // conversion to a function pointer instead.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
     if (Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
-      if (const CXXRecordDecl *Closure = closureIn(Op->getArg(0)->getType()))
+      if (const CXXRecordDecl *Closure = queriedClosure(Op->getArg(0)->getType()))
         return Closure;
   if (const auto *Call = dyn_cast<CallExpr>(S))
     if (const auto *Conversion = dyn_cast<CXXMemberCallExpr>(
@@ -176,7 +176,7 @@ void LambdaHostReturnTypeQueryCheck::check(
     for (const TemplateArgument &Arg : Spec->template_arguments()) {
       if (Arg.getKind() != TemplateArgument::Type)
         continue;
-      if (const CXXRecordDecl *Closure = closureIn(Arg.getAsType())) {
+      if (const CXXRecordDecl *Closure = queriedClosure(Arg.getAsType())) {
         Queries.push_back({Loc->getTemplateNameLoc(), Closure,
                            "'" + Name + "'", DynTypedNode::create(*Loc)});
         return;
@@ -186,7 +186,7 @@ void LambdaHostReturnTypeQueryCheck::check(
   }
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library")) {
     for (const Expr *Arg : Call->arguments()) {
-      const CXXRecordDecl *Closure = closureIn(Arg->getType());
+      const CXXRecordDecl *Closure = queriedClosure(Arg->getType());
       if (!Closure)
         continue;
       Queries.push_back(

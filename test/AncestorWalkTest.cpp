@@ -16,7 +16,7 @@ namespace {
 // bodies, nested and generic lambdas, capture initializers, default
 // arguments, constructor initializers, local classes, templates and their
 // instantiations, and initializers outside any function.
-const char *const Code = R"cu(
+const char *const EveryPlace = R"cu(
   int g;
   const int table[4] = {1, 2, 3, 4};
   struct S { static int s; int m = g; S() : m(g) {} int get() const; };
@@ -43,7 +43,7 @@ const char *const Code = R"cu(
 )cu";
 
 TEST(AncestorWalkTest, AncestriesAreThoseOfTheParentMap) {
-  auto AST = parseCuda(Code);
+  auto AST = parseCuda(EveryPlace);
   ASSERT_TRUE(AST);
   ASTContext &Context = AST->getASTContext();
   const auto *Plain =
@@ -92,7 +92,7 @@ TEST(AncestorWalkTest, AncestriesAreThoseOfTheParentMap) {
 
 TEST(AncestorWalkTest, CodeOfACallableIsForCallables) {
   for (Pass Side : {Pass::Host, Pass::Device}) {
-    auto AST = parseCuda(Code, Side);
+    auto AST = parseCuda(EveryPlace, Side);
     ASSERT_TRUE(AST);
     ASTContext &Context = AST->getASTContext();
     // Each reference's owners by walking every callable of the main file.
@@ -140,7 +140,7 @@ TEST(AncestorWalkTest, CodeOfACallableIsForCallables) {
 
 TEST(AncestorWalkTest, FindsEveryLambdaFromItsClosureType) {
   for (Pass Side : {Pass::Host, Pass::Device}) {
-    auto AST = parseCuda(Code, Side);
+    auto AST = parseCuda(EveryPlace, Side);
     ASSERT_TRUE(AST);
     ASTContext &Context = AST->getASTContext();
     unsigned Found = 0;
@@ -163,7 +163,7 @@ TEST(AncestorWalkTest, FindsEveryLambdaFromItsClosureType) {
 }
 
 TEST(AncestorWalkTest, AncestriesBelowARoot) {
-  auto AST = parseCuda(Code);
+  auto AST = parseCuda(EveryPlace);
   ASSERT_TRUE(AST);
   const auto *Plain =
       findFirst<FunctionDecl>(*AST, functionDecl(hasName("plain")));

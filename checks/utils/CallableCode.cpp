@@ -48,12 +48,12 @@ void Callable::forEachNode(CodeVisitor Visit) const {
 
 void matchCallables(MatchFinder &Finder, MatchFinder::MatchCallback *Check) {
   Finder.addMatcher(functionDecl(isDefinition(),
-                                 unless(isExpansionInSystemHeader()),
+                                 unless(ast_matchers::isExpansionInSystemHeader()),
                                  unless(isLambdaCallOperatorAsWritten()))
                         .bind("callable-function"),
                     Check);
   Finder.addMatcher(
-      lambdaExpr(unless(isExpansionInSystemHeader())).bind("callable-lambda"),
+      lambdaExpr(unless(ast_matchers::isExpansionInSystemHeader())).bind("callable-lambda"),
       Check);
 }
 

@@ -16,13 +16,13 @@ namespace {
 
 /// Nesting of template arguments and bases followed to find a device
 /// system tag (thrust's deepest iterator adaptors nest about five deep).
-constexpr unsigned MaxTypeDepth = 8;
+constexpr unsigned MaxSystemTagDepth = 8;
 
 /// Whether \p Record or one of its bases is named \p Name (the name as
 /// `qualifiedNameWithoutInline` spells it).
 bool isOrDerivesFrom(const CXXRecordDecl &Record, llvm::StringRef Name,
                      unsigned Depth = 0) {
-  if (Depth > MaxTypeDepth)
+  if (Depth > MaxSystemTagDepth)
     return false;
   if (qualifiedNameWithoutInline(Record) == Name)
     return true;
@@ -44,7 +44,7 @@ bool isThrustExecutionPolicy(QualType Type) {
 }
 
 bool isDeviceSystemTypeAt(QualType Type, unsigned Depth) {
-  if (Depth > MaxTypeDepth)
+  if (Depth > MaxSystemTagDepth)
     return false;
   const CXXRecordDecl *Record =
       Type.getNonReferenceType()->getAsCXXRecordDecl();
