@@ -150,23 +150,134 @@ AssociatedNamespaces placeholderNamespaces(const LambdaExpr &Lambda,
   return Placeholder;
 }
 
-/// A function template of \p Name in \p Namespace that \p Args arguments
-/// could call: what ADL through the placeholder adds to the candidates.
+/// Whether \p Class is \p Base or has it among its bases, at any depth.
+bool isOrDerivesFrom(const CXXRecordDecl &Class, const CXXRecordDecl &Base) {
+  if (Class.getCanonicalDecl() == Base.getCanonicalDecl())
+    return true;
+  const CXXRecordDecl *Definition = Class.getDefinition();
+  return Definition && Definition->isDerivedFrom(&Base);
+}
+
+/// Whether \p Class is a specialization of \p Template or derives from one:
+/// what template argument deduction accepts for a parameter 'Template<...>'.
+bool isOrDerivesFromSpecializationOf(const CXXRecordDecl &Class,
+                                     const ClassTemplateDecl &Template,
+                                     unsigned Depth = 0) {
+  if (Depth > MaxDepth)
+    return true;
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Class))
+    if (Spec->getSpecializedTemplate()->getCanonicalDecl() ==
+        Template.getCanonicalDecl())
+      return true;
+  const CXXRecordDecl *Definition = Class.getDefinition();
+  if (!Definition)
+    return true; // Unknown: assume it may.
+  for (const CXXBaseSpecifier &Base : Definition->bases()) {
+    const CXXRecordDecl *BaseClass = Base.getType()->getAsCXXRecordDecl();
+    if (!BaseClass ||
+        isOrDerivesFromSpecializationOf(*BaseClass, Template, Depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/// Whether an argument of class type \p Arg may convert to the class
+/// \p Param: a derived-to-base conversion, a conversion function of the
+/// argument, or a non-explicit constructor of the parameter's class whose
+/// first parameter could take the argument with no second user-defined
+/// conversion. Errs towards "may".
+bool classMayConvert(const CXXRecordDecl &Arg, const CXXRecordDecl &Param) {
+  if (isOrDerivesFrom(Arg, Param))
+    return true;
+  const CXXRecordDecl *ArgDef = Arg.getDefinition();
+  const CXXRecordDecl *ParamDef = Param.getDefinition();
+  if (!ArgDef || !ParamDef)
+    return true;
+  if (!ArgDef->getVisibleConversionFunctions().empty())
+    return true;
+  for (const Decl *D : ParamDef->decls()) {
+    const FunctionDecl *Ctor = nullptr;
+    if (const auto *Template = dyn_cast<FunctionTemplateDecl>(D))
+      Ctor = Template->getTemplatedDecl();
+    else
+      Ctor = dyn_cast<FunctionDecl>(D);
+    const auto *Constructor = dyn_cast_or_null<CXXConstructorDecl>(Ctor);
+    if (!Constructor || Constructor->isExplicit() ||
+        Constructor->getNumParams() == 0 ||
+        Constructor->getMinRequiredArguments() > 1)
+      continue;
+    const QualType First =
+        Constructor->getParamDecl(0)->getType().getNonReferenceType();
+    if (First->isDependentType())
+      return true;
+    const CXXRecordDecl *FirstClass = First->getAsCXXRecordDecl();
+    // A non-class first parameter needs a conversion function of the
+    // argument (none, above); another class needs a derived-to-base one.
+    if (FirstClass && isOrDerivesFrom(Arg, *FirstClass))
+      return true;
+  }
+  // An inheriting 'using Base::Base' is left to the caller's doubt.
+  return llvm::any_of(ParamDef->decls(),
+                      [](const Decl *D) { return isa<UsingDecl>(D); });
+}
+
+/// Whether the argument \p Arg may be passed to \p Param of a function
+/// template in overload resolution: false only where template argument
+/// deduction fails ('X<T>' given a class that is no X) or no implicit
+/// conversion exists between two classes. Everything else may.
+bool argumentMayMatch(QualType Arg, QualType Param) {
+  const QualType P = Param.getNonReferenceType().getCanonicalType();
+  const QualType A = Arg.getNonReferenceType().getCanonicalType();
+  const CXXRecordDecl *ArgClass = A->getAsCXXRecordDecl();
+  if (P->isDependentType()) {
+    const auto *Pattern = P->getAs<TemplateSpecializationType>();
+    if (!Pattern)
+      return true;
+    const auto *Template = dyn_cast_or_null<ClassTemplateDecl>(
+        Pattern->getTemplateName().getAsTemplateDecl());
+    if (!Template)
+      return true;
+    // Deduction from 'X<T...>' needs an X or a class derived from one.
+    return ArgClass ? isOrDerivesFromSpecializationOf(*ArgClass, *Template)
+                    : A->isDependentType();
+  }
+  const CXXRecordDecl *ParamClass = P->getAsCXXRecordDecl();
+  if (!ParamClass || !ArgClass)
+    return true;
+  return classMayConvert(*ArgClass, *ParamClass);
+}
+
+/// Whether \p Function could be called with \p Args: their number, and
+/// each argument against its parameter (argumentMayMatch).
+bool mayBeViable(const FunctionDecl &Function, ArrayRef<const Expr *> Args) {
+  const bool Pack = llvm::any_of(
+      Function.parameters(),
+      [](const ParmVarDecl *P) { return P->isParameterPack(); });
+  if (Args.size() < Function.getMinRequiredArguments() ||
+      (!Pack && !Function.isVariadic() && Args.size() > Function.getNumParams()))
+    return false;
+  for (unsigned I = 0; I < Args.size() && I < Function.getNumParams(); ++I) {
+    const ParmVarDecl *Param = Function.getParamDecl(I);
+    if (Param->isParameterPack())
+      break;
+    if (!argumentMayMatch(Args[I]->getType(), Param->getType()))
+      return false;
+  }
+  return true;
+}
+
+/// A function template of \p Name in \p Namespace that the arguments
+/// \p Args could call: what ADL through the placeholder adds to the
+/// candidates. One that no argument list of these types could call (the
+/// RAJA pattern: 'forall_impl(Host, const seq_exec &, ...)' found next to
+/// the policy's own) changes nothing and is not returned.
 const FunctionTemplateDecl *candidateIn(const DeclContext &Namespace,
                                         DeclarationName Name,
-                                        unsigned Args) {
+                                        ArrayRef<const Expr *> Args) {
   for (const NamedDecl *Found : Namespace.lookup(Name)) {
     const auto *Template =
         dyn_cast<FunctionTemplateDecl>(Found->getUnderlyingDecl());
-    if (!Template)
-      continue;
-    const FunctionDecl *Function = Template->getTemplatedDecl();
-    const bool Pack = llvm::any_of(Function->parameters(),
-                                   [](const ParmVarDecl *P) {
-                                     return P->isParameterPack();
-                                   });
-    if (Args >= Function->getMinRequiredArguments() &&
-        (Pack || Function->isVariadic() || Args <= Function->getNumParams()))
+    if (Template && mayBeViable(*Template->getTemplatedDecl(), Args))
       return Template;
   }
   return nullptr;
@@ -253,8 +364,8 @@ void LambdaAdlPlaceholderCheck::checkCall(const CallExpr &Call,
         if (Real.namespaces().count(Namespace) ||
             Namespace == CalleeNamespace)
           continue;
-        const FunctionTemplateDecl *Found = candidateIn(
-            *Namespace, Callee->getDeclName(), Call.getNumArgs());
+        const FunctionTemplateDecl *Found =
+            candidateIn(*Namespace, Callee->getDeclName(), Arguments);
         if (!Found)
           continue;
         if (!Reported.insert({SM.getExpansionLoc(Call.getBeginLoc()),

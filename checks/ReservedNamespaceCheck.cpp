@@ -5,6 +5,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang::ast_matchers;
 
@@ -30,7 +31,8 @@ void ReservedNamespaceCheck::check(const MatchFinder::MatchResult &Result) {
     checkNamespace(*Namespace, *Result.SourceManager);
   else if (const auto *Using =
                Result.Nodes.getNodeAs<UsingDirectiveDecl>("using"))
-    checkUsingDirective(*Using);
+    checkUsingDirective(*Using, *Result.SourceManager,
+                        Result.Context->getLangOpts());
 }
 
 /// Whether \p D declares something of its own rather than naming what the
@@ -127,8 +129,47 @@ findNestedCuda(const NamespaceDecl &Namespace,
   return nullptr;
 }
 
+/// The first unqualified `cuda ::` written after \p Using in the file that
+/// holds it: a name whose lookup of `cuda` sees both the namespace the
+/// directive brings in and libcu++'s `::cuda`. A raw token scan, since the
+/// ambiguous use leaves no name behind in the AST: `::cuda::`, `x.cuda::`,
+/// `ns::cuda::` and `namespace cuda::` are not such lookups.
+static std::optional<SourceLocation>
+findLaterCudaUse(const UsingDirectiveDecl &Using, const SourceManager &SM,
+                 const LangOptions &LangOpts) {
+  const SourceLocation End = Lexer::getLocForEndOfToken(
+      SM.getExpansionLoc(Using.getEndLoc()), 0, SM, LangOpts);
+  if (End.isInvalid())
+    return std::nullopt;
+  const FileID File = SM.getFileID(End);
+  bool Invalid = false;
+  const StringRef Buffer = SM.getBufferData(File, &Invalid);
+  if (Invalid)
+    return std::nullopt;
+  Lexer Raw(SM.getLocForStartOfFile(File), LangOpts, Buffer.begin(),
+            Buffer.begin() + SM.getFileOffset(End), Buffer.end());
+  Token Previous, Current, Next;
+  Previous.startToken();
+  Raw.LexFromRawLexer(Current);
+  while (Current.isNot(tok::eof)) {
+    Raw.LexFromRawLexer(Next);
+    const bool IsCuda = Current.is(tok::raw_identifier) &&
+                        Current.getRawIdentifier() == "cuda";
+    const bool Qualified =
+        Previous.isOneOf(tok::coloncolon, tok::period, tok::arrow) ||
+        (Previous.is(tok::raw_identifier) &&
+         Previous.getRawIdentifier() == "namespace");
+    if (IsCuda && Next.is(tok::coloncolon) && !Qualified)
+      return Current.getLocation();
+    Previous = Current;
+    Current = Next;
+  }
+  return std::nullopt;
+}
+
 void ReservedNamespaceCheck::checkUsingDirective(
-    const UsingDirectiveDecl &Using) {
+    const UsingDirectiveDecl &Using, const SourceManager &SM,
+    const LangOptions &LangOpts) {
   const NamespaceDecl *Nominated = Using.getNominatedNamespace();
   if (!Nominated)
     return;
@@ -136,13 +177,27 @@ void ReservedNamespaceCheck::checkUsingDirective(
   const NamedDecl *Cuda = findNestedCuda(*Nominated, Seen);
   if (!Cuda)
     return;
+  // The directive alone is latent: only a later unqualified 'cuda::' breaks.
+  const std::optional<SourceLocation> Use =
+      findLaterCudaUse(Using, SM, LangOpts);
+  if (!Use)
+    return;
+  // Whether libcu++'s (or anyone's) '::cuda' is declared in this
+  // translation unit already, which makes the use ambiguous today.
+  const DeclContext *Global =
+      Using.getASTContext().getTranslationUnitDecl();
+  const bool GlobalCuda = llvm::any_of(
+      Global->lookup(&Using.getASTContext().Idents.get("cuda")),
+      [](const NamedDecl *D) { return isa<NamespaceDecl>(D); });
   diag(Using.getBeginLoc(),
        "'using namespace %0' at global scope brings '%1' into the global "
-       "namespace, where every later use of libcu++'s 'cuda::' becomes "
-       "ambiguous; qualify the names instead, or move the directive into a "
-       "function or namespace")
+       "namespace next to libcu++'s 'cuda', and a later unqualified 'cuda::' "
+       "%select{becomes ambiguous as soon as a toolkit header declares "
+       "'::cuda'|is ambiguous}2; qualify the names instead, or move the "
+       "directive into a function or namespace")
       << Nominated->getQualifiedNameAsString()
-      << Cuda->getQualifiedNameAsString();
+      << Cuda->getQualifiedNameAsString() << GlobalCuda;
+  diag(*Use, "unqualified 'cuda::' used here", DiagnosticIDs::Note);
   diag(Cuda->getLocation(), "'%0' declared here", DiagnosticIDs::Note)
       << Cuda->getQualifiedNameAsString();
 }

@@ -10,7 +10,8 @@ namespace clang::tidy::cuda {
 /// Flags user declarations in the CUDA toolkit's namespaces `cuda`, `nv` and
 /// `cooperative_groups` (and the namespaces nested in them), and a `using
 /// namespace` at global scope that brings a nested namespace `cuda` into the
-/// global namespace, where it makes libcu++'s `cuda::` ambiguous (H36).
+/// global namespace, where it makes libcu++'s `cuda::` ambiguous, when an
+/// unqualified `cuda::` follows it in its file (H36).
 class ReservedNamespaceCheck : public ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
@@ -23,7 +24,9 @@ public:
 private:
   void checkNamespace(const NamespaceDecl &Namespace,
                       const SourceManager &SM);
-  void checkUsingDirective(const UsingDirectiveDecl &Using);
+  void checkUsingDirective(const UsingDirectiveDecl &Using,
+                           const SourceManager &SM,
+                           const LangOptions &LangOpts);
 };
 
 } // namespace clang::tidy::cuda
