@@ -632,8 +632,13 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
       Result.Fixes = readWhole(Run.FixesFile);
     if (!Run.ProbeFile.empty())
       Result.Probe = readWhole(Run.ProbeFile);
-    if (llvm::Error Failed = writeCachedResult(CacheDir, Key, Result))
-      warning("results cache: " + llvm::toString(std::move(Failed)));
+    // A cache that cannot be written (a read-only home) only costs time.
+    if (llvm::Error Failed = writeCachedResult(CacheDir, Key, Result)) {
+      if (std::getenv("CUDA_LAMBDA_TIDY_EXPLAIN_CACHE"))
+        warning("results cache: " + llvm::toString(std::move(Failed)));
+      else
+        llvm::consumeError(std::move(Failed));
+    }
   }
 
   // Collect: findings per group, each finding once overall; stderr lines
