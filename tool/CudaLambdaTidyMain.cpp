@@ -653,8 +653,15 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
     for (ChildRun &Run : Runs) {
       if (!Run.ProbeFile.empty())
         llvm::sys::fs::remove(Run.ProbeFile);
-      if (Run.Group != G || Run.Skipped)
+      if (Run.Group != G)
         continue;
+      if (Run.Skipped) { // its files were made, never written
+        llvm::sys::fs::remove(Run.StdoutFile);
+        llvm::sys::fs::remove(Run.StderrFile);
+        if (!Run.FixesFile.empty())
+          llvm::sys::fs::remove(Run.FixesFile);
+        continue;
+      }
       Status = std::max(Status, Run.Status < 0 ? 1 : Run.Status);
       std::vector<std::string> Preamble;
       Passes.push_back(parseDiagnostics(readWhole(Run.StdoutFile), &Preamble));
