@@ -314,9 +314,12 @@ def run_one(tidy, build, file, timeout, extra, log_path):
     err_path = str(log_path) + ".err"
     t0 = time.monotonic()
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        # Every file linted afresh: no results cache (issue 15), which an
+        # older binary ignores.
         proc = subprocess.Popen(cmd, stdout=out, stderr=err,
                                 stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+                                start_new_session=True,
+                                env=dict(os.environ, CUDA_LAMBDA_TIDY_NO_CACHE="1"))
         timed_out = threading.Event()
 
         def kill():

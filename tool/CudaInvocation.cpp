@@ -2,6 +2,7 @@
 
 #include "CudaInvocation.h"
 #include "FallbackHeaders.h"
+#include "Shard.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -96,6 +97,32 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
                     Value.str() + "'";
       else
         Own.NoToolkit = true;
+      continue;
+    }
+    if (Name == "no-cache") {
+      Own.NoCache = true;
+      continue;
+    }
+    if (takeOptionValue(Name, "cache-dir", Args, I, Value)) {
+      if (Value.empty())
+        Own.Error = "--cache-dir takes a directory";
+      else
+        Own.CacheDir = Value.str();
+      continue;
+    }
+    if (takeOptionValue(Name, "shard", Args, I, Value)) {
+      std::string Error;
+      if (std::optional<Shard> S = parseShard(Value, Error)) {
+        Own.ShardIndex = S->Index;
+        Own.ShardCount = S->Count;
+      } else {
+        Own.Error = Error;
+      }
+      continue;
+    }
+    if (takeOptionValue(Name, "cuda-lambda-tidy-results-key", Args, I,
+                        Value)) {
+      Own.ResultsKeyFile = Value.str();
       continue;
     }
     if (Name == "cuda-lambda-tidy-child") {

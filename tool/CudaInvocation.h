@@ -54,6 +54,18 @@ struct OwnOptions {
   /// `--cuda-lambda-tidy-child`: internal; this process is one pass of a
   /// parent cuda-lambda-tidy and hands over to clang-tidy directly.
   bool Child = false;
+  /// `--shard=I/N`: lint only the files of shard I (1-based) of N
+  /// (Shard.h); 0 and 0 when not given.
+  unsigned ShardIndex = 0, ShardCount = 0;
+  /// `--cache-dir=DIR`: where the results cache lives ("" for the default,
+  /// ResultsCache.h).
+  std::string CacheDir;
+  /// `--no-cache`: no results cache in this run.
+  bool NoCache = false;
+  /// `--cuda-lambda-tidy-results-key=FILE`: internal; this child looks its
+  /// pass up in the results cache and writes to FILE "hit", or "miss KEY"
+  /// for the parent to store its output under KEY.
+  std::string ResultsKeyFile;
   /// Set when an option of ours is malformed: the one-line message.
   std::string Error;
 };

@@ -18,9 +18,13 @@
 #include "FallbackHeaders.h"
 #include "Launcher.h"
 #include "PassProbe.h"
+#include "ResultsCache.h"
+#include "Shard.h"
 #include "TidyOutput.h"
 #include "clang-tidy/ClangTidyForceLinker.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -200,10 +204,124 @@ int runClangTidy(const char *Argv0, llvm::ArrayRef<std::string> Args) {
                                     TidyArgv.data());
 }
 
-/// Lints with the database in \p DatabaseDir, its nvcc entries translated.
+/// What a child pass needs to look itself up in the results cache.
+struct ResultsLookup {
+  std::string KeyFile;   ///< where to write "hit", "miss KEY" or "none"
+  std::string CacheDir;
+  std::string KeyArgs;   ///< the child's options, this run's paths left out
+  std::string ExportFixes, ProbeFile; ///< where a hit's outputs go
+};
+
+void writeWhole(llvm::StringRef Path, llvm::StringRef Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Path, EC);
+  if (!EC)
+    Out << Text;
+}
+
+/// Looks the one file of \p Final (the arguments for clang-tidy, the
+/// translated database in \p TempDir) up in the results cache: on a hit,
+/// prints and writes what the pass printed and wrote then, and returns its
+/// exit status; on a miss, says so in the key file (the parent stores the
+/// output) and returns nothing.
+std::optional<int> replayCachedResult(const char *Argv0,
+                                      llvm::ArrayRef<std::string> Final,
+                                      llvm::StringRef TempDir,
+                                      llvm::StringRef ResourceDir,
+                                      const ResultsLookup &Lookup) {
+  writeWhole(Lookup.KeyFile, "none");
+  ToolCommandLine CommandLine = parseToolCommandLine(Final);
+  if (CommandLine.SourcePaths.size() != 1)
+    return std::nullopt;
+  llvm::SmallString<256> Source(CommandLine.SourcePaths.front());
+  llvm::sys::fs::make_absolute(Source);
+  llvm::sys::path::remove_dots(Source, true);
+  llvm::SmallString<256> DatabaseFile(TempDir);
+  llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+  std::string Error;
+  std::unique_ptr<clang::tooling::JSONCompilationDatabase> Database =
+      clang::tooling::JSONCompilationDatabase::loadFromFile(
+          DatabaseFile, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!Database)
+    return std::nullopt;
+  std::vector<clang::tooling::CompileCommand> Commands =
+      Database->getCompileCommands(Source);
+  if (Commands.empty())
+    return std::nullopt;
+  const clang::tooling::CompileCommand &Command = Commands.front();
+  // clang-tidy's command for the file: --extra-arg-before after the
+  // compiler, --extra-arg at the end, then what ClangTool adjusts.
+  std::vector<std::string> Before, After;
+  for (size_t I = 0; I < CommandLine.ToolArgs.size(); ++I) {
+    llvm::StringRef Arg = CommandLine.ToolArgs[I];
+    llvm::StringRef Name = Arg.ltrim('-');
+    for (auto [Option, Into] :
+         {std::pair<llvm::StringRef, std::vector<std::string> *>{
+              "extra-arg-before", &Before},
+          {"extra-arg", &After}}) {
+      if (Name == Option && I + 1 < CommandLine.ToolArgs.size()) {
+        Into->push_back(CommandLine.ToolArgs[++I]);
+        break;
+      }
+      if (Name.starts_with((Option + "=").str())) {
+        Into->push_back(Name.drop_front(Option.size() + 1).str());
+        break;
+      }
+    }
+  }
+  clang::tooling::CommandLineArguments Line = Command.CommandLine;
+  if (Line.empty())
+    return std::nullopt;
+  Line.insert(Line.begin() + 1, Before.begin(), Before.end());
+  Line.insert(Line.end(), After.begin(), After.end());
+  for (const clang::tooling::ArgumentsAdjuster &Adjust :
+       {clang::tooling::getClangStripOutputAdjuster(),
+        clang::tooling::getClangSyntaxOnlyAdjuster(),
+        clang::tooling::getClangStripDependencyFileAdjuster()})
+    Line = Adjust(Line, Command.Filename);
+  std::vector<std::string> Volatile = {TempDir.str(), ResourceDir.str()};
+  llvm::Expected<std::string> Input =
+      preprocessedInputDigest(Line, Command.Directory, Volatile);
+  if (!Input) {
+    llvm::consumeError(Input.takeError());
+    return std::nullopt;
+  }
+  std::string Flags;
+  for (std::string Arg : Line) {
+    for (llvm::StringRef Prefix : Volatile)
+      for (size_t At; !Prefix.empty() &&
+                      (At = Arg.find(Prefix.str())) != std::string::npos;)
+        Arg.replace(At, Prefix.size(), "<tmp>");
+    Flags += Arg + "\n";
+  }
+  std::string Key = digestOf(
+      {"cuda-lambda-tidy results 1",
+       toolIdentity(CUDA_LAMBDA_TIDY_VERSION, selfPath(Argv0)),
+       Lookup.KeyArgs, Source.str().str(), Command.Directory, Flags,
+       configurationInputs(Source, CommandLine.ToolArgs), *Input});
+  std::optional<CachedResult> Hit = readCachedResult(Lookup.CacheDir, Key);
+  if (!Hit) {
+    writeWhole(Lookup.KeyFile, "miss " + Key);
+    return std::nullopt;
+  }
+  llvm::outs() << Hit->Stdout;
+  llvm::outs().flush();
+  llvm::errs() << Hit->Stderr;
+  if (!Lookup.ExportFixes.empty())
+    writeWhole(Lookup.ExportFixes, Hit->Fixes);
+  if (!Lookup.ProbeFile.empty())
+    writeWhole(Lookup.ProbeFile, Hit->Probe);
+  writeWhole(Lookup.KeyFile, "hit");
+  return Hit->Status;
+}
+
+/// Lints with the database in \p DatabaseDir, its nvcc entries translated;
+/// with \p Lookup, a pass over one file is first looked up in the results
+/// cache.
 int runWithDatabase(const char *Argv0, llvm::ArrayRef<std::string> Args,
                     const ToolCommandLine &CommandLine,
-                    llvm::StringRef DatabaseDir, const OwnOptions &Own) {
+                    llvm::StringRef DatabaseDir, const OwnOptions &Own,
+                    const ResultsLookup *Lookup = nullptr) {
   llvm::SmallString<256> DatabaseFile(DatabaseDir);
   llvm::sys::path::append(DatabaseFile, "compile_commands.json");
   auto Buffer = llvm::MemoryBuffer::getFile(DatabaseFile);
@@ -263,7 +381,18 @@ int runWithDatabase(const char *Argv0, llvm::ArrayRef<std::string> Args,
   }
   llvm::sys::RemoveFileOnSignal(TempFile);
 
-  return runClangTidy(Argv0, withBuildPath(Args, *TempDir, ExtraSources));
+  std::vector<std::string> WithDatabase =
+      withBuildPath(Args, *TempDir, ExtraSources);
+  if (Lookup) {
+    llvm::Expected<std::string> ResourceDir = resourceDir();
+    if (!ResourceDir)
+      return inputError(llvm::toString(ResourceDir.takeError()));
+    if (std::optional<int> Status = replayCachedResult(
+            Argv0, withResourceDir(WithDatabase, *ResourceDir), *TempDir,
+            *ResourceDir, *Lookup))
+      return *Status;
+  }
+  return runClangTidy(Argv0, WithDatabase);
 }
 
 
@@ -301,6 +430,8 @@ struct ChildRun {
   /// A device pass that probes whether the host pass is needed: where the
   /// probe writes its verdict.
   std::string ProbeFile;
+  /// With the results cache: where the child says "hit" or "miss KEY".
+  std::string KeyFile;
   /// A host pass that runs only when the probe of run \c ProbedBy says so.
   std::optional<size_t> ProbedBy;
   bool Skipped = false; ///< a probed host pass that was not needed
@@ -347,12 +478,15 @@ std::string readWhole(llvm::StringRef Path) {
 /// prints their merged findings in \p Own.Format. With \p ProbeHostPass
 /// (Passes: device, host) each host pass runs only where its device pass's
 /// probe found code that reads differently on the host (PassProbe.h); the
-/// device passes of all groups run first.
+/// device passes of all groups run first. With \p CacheDir, each pass over
+/// a group of one file is looked up in the results cache there, and stored
+/// on a miss.
 int runChildren(const char *Argv0, std::vector<std::string> Args,
                 const OwnOptions &Own,
                 llvm::ArrayRef<std::string> Passes,
                 llvm::ArrayRef<std::vector<std::string>> Groups,
-                unsigned Parallel, bool ProbeHostPass) {
+                unsigned Parallel, bool ProbeHostPass,
+                llvm::StringRef CacheDir = "") {
   std::string Self = selfPath(Argv0);
   std::string ExportFixes = takeExportFixes(Args);
   bool WantFixes = !ExportFixes.empty() || Own.Format == "sarif";
@@ -389,6 +523,13 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
         Run.Args.push_back("--allow-plugins");
       if (Own.NoToolkit)
         Run.Args.push_back("--cuda-toolkit=none");
+      if (!CacheDir.empty() && Groups[G].size() == 1) {
+        Run.KeyFile = temporaryFile("key");
+        if (Run.KeyFile.empty())
+          return inputError("cannot create a temporary file");
+        Run.Args.push_back("--cuda-lambda-tidy-results-key=" + Run.KeyFile);
+        Run.Args.push_back("--cache-dir=" + CacheDir.str());
+      }
       Run.StdoutFile = temporaryFile("out");
       Run.StderrFile = temporaryFile("err");
       if (WantFixes) {
@@ -463,6 +604,43 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
   while (!Running.empty())
     WaitOldest();
 
+  // The results cache: store what each missed pass printed.
+  for (ChildRun &Run : Runs) {
+    if (Run.KeyFile.empty())
+      continue;
+    std::string Said = Run.Skipped ? "skipped" : readWhole(Run.KeyFile);
+    llvm::sys::fs::remove(Run.KeyFile);
+    // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: say which passes hit the cache.
+    if (std::getenv("CUDA_LAMBDA_TIDY_EXPLAIN_CACHE") && !Run.Skipped)
+      llvm::errs() << "cuda-lambda-tidy: results cache "
+                   << llvm::StringRef(Said).split(' ').first << ": "
+                   << Groups[Run.Group].front() << " ("
+                   << (Run.Args.size() > 1 &&
+                               llvm::StringRef(Run.Args[1]).starts_with(
+                                   "--cuda-pass=")
+                           ? llvm::StringRef(Run.Args[1]).drop_front(12)
+                           : llvm::StringRef("one pass"))
+                   << ")\n";
+    llvm::StringRef Key = Said;
+    if (!Run.Done || Run.Status < 0 || !Key.consume_front("miss "))
+      continue;
+    CachedResult Result;
+    Result.Status = Run.Status;
+    Result.Stdout = readWhole(Run.StdoutFile);
+    Result.Stderr = readWhole(Run.StderrFile);
+    if (!Run.FixesFile.empty())
+      Result.Fixes = readWhole(Run.FixesFile);
+    if (!Run.ProbeFile.empty())
+      Result.Probe = readWhole(Run.ProbeFile);
+    // A cache that cannot be written (a read-only home) only costs time.
+    if (llvm::Error Failed = writeCachedResult(CacheDir, Key, Result)) {
+      if (std::getenv("CUDA_LAMBDA_TIDY_EXPLAIN_CACHE"))
+        warning("results cache: " + llvm::toString(std::move(Failed)));
+      else
+        llvm::consumeError(std::move(Failed));
+    }
+  }
+
   // Collect: findings per group, each finding once overall; stderr lines
   // once, in the order the children ran.
   int Status = 0;
@@ -475,8 +653,15 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
     for (ChildRun &Run : Runs) {
       if (!Run.ProbeFile.empty())
         llvm::sys::fs::remove(Run.ProbeFile);
-      if (Run.Group != G || Run.Skipped)
+      if (Run.Group != G)
         continue;
+      if (Run.Skipped) { // its files were made, never written
+        llvm::sys::fs::remove(Run.StdoutFile);
+        llvm::sys::fs::remove(Run.StderrFile);
+        if (!Run.FixesFile.empty())
+          llvm::sys::fs::remove(Run.FixesFile);
+        continue;
+      }
       Status = std::max(Status, Run.Status < 0 ? 1 : Run.Status);
       std::vector<std::string> Preamble;
       Passes.push_back(parseDiagnostics(readWhole(Run.StdoutFile), &Preamble));
@@ -542,6 +727,37 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
   return Status;
 }
 
+/// `--merge-sarif OUT IN...`: writes the SARIF logs IN as one log to OUT
+/// ("-": stdout).
+int mergeSarifMain(llvm::ArrayRef<std::string> Args) {
+  if (Args.size() < 2)
+    return inputError("--merge-sarif takes an output file and one or more "
+                      "SARIF logs: --merge-sarif OUT IN...");
+  std::vector<std::string> Logs;
+  for (const std::string &In : Args.drop_front()) {
+    auto Buffer = llvm::MemoryBuffer::getFileOrSTDIN(In);
+    if (!Buffer)
+      return inputError("'" + In + "' cannot be read");
+    Logs.push_back((*Buffer)->getBuffer().str());
+  }
+  llvm::Expected<std::string> Merged = mergeSarifLogs(Logs);
+  if (!Merged)
+    return inputError("--merge-sarif: " + llvm::toString(Merged.takeError()));
+  if (Args.front() == "-") {
+    llvm::outs() << *Merged;
+    return 0;
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Args.front(), EC);
+  if (!EC)
+    Out << *Merged;
+  if (EC || Out.has_error()) {
+    Out.clear_error();
+    return inputError("cannot write '" + Args.front() + "'");
+  }
+  return 0;
+}
+
 /// The directory of the compile database clang-tidy will use for
 /// \p CommandLine, or "" when there is none (or flags follow `--`).
 std::string databaseDirOf(const ToolCommandLine &CommandLine) {
@@ -575,6 +791,9 @@ int main(int argc, const char **argv) {
     return launcherMain(argv[0], Args);
   if (!Args.empty() && Args.front() == "--launcher")
     return launcherMain(argv[0], llvm::ArrayRef(Args).drop_front());
+  // --merge-sarif OUT IN...: the shards' SARIF logs as one.
+  if (!Args.empty() && Args.front() == "--merge-sarif")
+    return mergeSarifMain(llvm::ArrayRef(Args).drop_front());
   // --version: clang-tidy's lines (LLVM's version), then ours.
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &OS) {
     OS << "cuda-lambda-tidy version " CUDA_LAMBDA_TIDY_VERSION "\n"
@@ -638,26 +857,52 @@ int main(int argc, const char **argv) {
     // By default the host pass runs only where it can see something the
     // device pass did not; --cuda-pass=both forces it.
     const bool ProbeHostPass = Passes.size() > 1 && Own.CudaPass.empty();
-    if (Passes.size() > 1 || Own.Format != "text" || Own.Jobs > 0) {
+    // The results cache: passes over the files of a compile database, one
+    // file per child, never when fixes are applied.
+    std::string CacheDir;
+    if (!DatabaseDir.empty() && !Own.NoCache && !cacheDisabledByEnvironment() &&
+        !asksForFixes(CommandLine.ToolArgs))
+      CacheDir = cacheDirectory(Own.CacheDir);
+    if (Passes.size() > 1 || Own.Format != "text" || Own.Jobs > 0 ||
+        Own.ShardCount > 0 || !CacheDir.empty()) {
       std::vector<std::vector<std::string>> Groups;
-      if (Own.Jobs == 0) {
+      const bool PerFile = Own.Jobs > 0 || !CacheDir.empty();
+      if (!PerFile && Own.ShardCount == 0) {
         Groups = {{}};
       } else {
         std::vector<std::string> Files = CommandLine.SourcePaths;
         if (Files.empty()) {
           if (DatabaseDir.empty())
-            return inputError("-j without files needs -p with a "
+            return inputError(std::string(Own.Jobs > 0 ? "-j" : "--shard") +
+                              " without files needs -p with a "
                               "compile_commands.json");
           std::string Error;
           Files = databaseCudaFiles(DatabaseDir, Own, Error);
           if (!Error.empty())
             return inputError(Error);
         }
-        for (const std::string &File : Files)
-          Groups.push_back({File});
+        if (Own.ShardCount > 0) {
+          // Split by the path relative to the database (Shard.h).
+          std::string Base = DatabaseDir.empty() ? "." : DatabaseDir;
+          Shard S{Own.ShardIndex, Own.ShardCount};
+          llvm::erase_if(Files, [&](const std::string &File) {
+            return !inShard(S, File, Base);
+          });
+        }
+        if (!PerFile) {
+          if (!Files.empty())
+            Groups = {Files};
+        } else {
+          // Without -j, one file at a time, in the order of their paths
+          // (as one clang-tidy over all of them would print them).
+          if (Own.Jobs == 0)
+            llvm::sort(Files);
+          for (const std::string &File : Files)
+            Groups.push_back({File});
+        }
       }
       return runChildren(argv[0], Args, Own, Passes, Groups,
-                         std::max(1u, Own.Jobs), ProbeHostPass);
+                         std::max(1u, Own.Jobs), ProbeHostPass, CacheDir);
     }
     Own.CudaPass = Passes.front();
   }
@@ -668,8 +913,28 @@ int main(int argc, const char **argv) {
     Args = withPassProbe(Args, ProbeFile);
   CommandLine = parseToolCommandLine(Args);
 
-  if (!DatabaseDir.empty())
+  if (!DatabaseDir.empty()) {
+    if (Own.Child && !Own.ResultsKeyFile.empty()) {
+      ResultsLookup Lookup;
+      Lookup.KeyFile = Own.ResultsKeyFile;
+      Lookup.CacheDir = cacheDirectory(Own.CacheDir);
+      Lookup.ProbeFile = ProbeFile;
+      std::vector<std::string> Rest = Args;
+      Lookup.ExportFixes = takeExportFixes(Rest);
+      // What the child was asked, without this run's temporary paths.
+      Lookup.KeyArgs = "pass=" + Own.CudaPass +
+                       (Own.NoToolkit ? " no-toolkit" : "") +
+                       (Own.AllowPlugins ? " allow-plugins" : "") +
+                       (ProbeFile.empty() ? "" : " probe") +
+                       (Lookup.ExportFixes.empty() ? "" : " export-fixes") +
+                       "\n";
+      for (const std::string &Arg : Rest)
+        Lookup.KeyArgs += Arg + "\n";
+      return runWithDatabase(argv[0], Args, CommandLine, DatabaseDir, Own,
+                             &Lookup);
+    }
     return runWithDatabase(argv[0], Args, CommandLine, DatabaseDir, Own);
+  }
 
   std::optional<CudaToolkit> Toolkit =
       Own.NoToolkit ? std::nullopt
