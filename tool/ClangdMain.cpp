@@ -1,0 +1,211 @@
+//===--- ClangdMain.cpp - cuda-lambda-clangd ----------------------------===//
+//
+// clangd 22 with every upstream clang-tidy module and the `cuda` module
+// linked in, reading nvcc compile databases as the drop-in does. clangd's
+// own main runs unchanged; two of its calls are rerouted at link time
+// (`--wrap`, tool/CMakeLists.txt), since clangd installs no headers and has
+// no hook for either:
+//
+//  - JSONCompilationDatabase::loadFromBuffer, which clangd calls on every
+//    compile_commands.json it finds (and again when the file changes): the
+//    text goes through translateCompileDatabase first, so that each nvcc
+//    entry becomes the clang command the drop-in would run (toolkit, CUDA 13
+//    workarounds, nvcc-compatibility layer, fallback headers);
+//  - isFastTidyCheck, which clangd's default FastCheckFilter (Strict) asks
+//    about every enabled check: the cuda-* checks measured fast say so
+//    (docs/integration.md gives the measurement).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompileDatabase.h"
+#include "CudaModuleAnchor.h"
+#include "CudaToolkit.h"
+#include "FallbackHeaders.h"
+#include "clang-tidy/ClangTidyForceLinker.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+#include <mutex>
+#include <optional>
+
+using clang::tooling::JSONCommandLineSyntax;
+using clang::tooling::JSONCompilationDatabase;
+
+namespace clang::clangd {
+// clangd's entry point (clangd/tool/ClangdMain.cpp, libclangdMain.a).
+int clangdMain(int argc, char *argv[]);
+} // namespace clang::clangd
+
+// The two rerouted functions: `__real_X` is clangd's, `__wrap_X` ours, as
+// GNU ld and lld's --wrap=X name them (X mangled).
+#define LOAD_FROM_BUFFER                                                       \
+  "_ZN5clang7tooling23JSONCompilationDatabase14loadFromBufferEN4llvm9StringRef" \
+  "ERNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEENS0_"                 \
+  "21JSONCommandLineSyntaxE"
+#define IS_FAST_TIDY_CHECK "_ZN5clang6clangd15isFastTidyCheckEN4llvm9StringRefE"
+
+std::unique_ptr<JSONCompilationDatabase>
+realLoadFromBuffer(llvm::StringRef Data, std::string &Error,
+                   JSONCommandLineSyntax Syntax) asm("__real_" LOAD_FROM_BUFFER);
+std::unique_ptr<JSONCompilationDatabase>
+wrapLoadFromBuffer(llvm::StringRef Data, std::string &Error,
+                   JSONCommandLineSyntax Syntax) asm("__wrap_" LOAD_FROM_BUFFER);
+std::optional<bool>
+realIsFastTidyCheck(llvm::StringRef Check) asm("__real_" IS_FAST_TIDY_CHECK);
+std::optional<bool>
+wrapIsFastTidyCheck(llvm::StringRef Check) asm("__wrap_" IS_FAST_TIDY_CHECK);
+
+namespace {
+
+using namespace cuda_lambda_tidy;
+
+void note(const llvm::Twine &Message) {
+  llvm::errs() << "cuda-lambda-clangd: " << Message << "\n";
+}
+
+/// The private directory of this process for the nvcc-compatibility layer
+/// and the fallback headers, created on first use.
+class PrivateDirectory {
+public:
+  void remove() {
+    if (!Dir.empty())
+      llvm::sys::fs::remove_directories(Dir);
+  }
+  /// The directory, "" when it cannot be created (said once).
+  const std::string &get() {
+    if (Dir.empty() && !Failed) {
+      llvm::SmallString<256> Path;
+      if (std::error_code EC =
+              llvm::sys::fs::createUniqueDirectory("cuda-lambda-clangd", Path)) {
+        Failed = true;
+        note("cannot create a temporary directory: " + EC.message());
+      } else {
+        llvm::sys::fs::setPermissions(Path, llvm::sys::fs::owner_all);
+        Dir = Path.str().str();
+      }
+    }
+    return Dir;
+  }
+
+private:
+  std::string Dir;
+  bool Failed = false;
+};
+
+/// What every translation of this process shares: clangd loads databases
+/// on several threads.
+struct Translator {
+  std::mutex Lock;
+  PrivateDirectory Private;
+  std::string CompatHeader;  ///< written once
+  bool FallbackWritten = false;
+  llvm::StringSet<> Said;    ///< warnings printed already
+
+  /// \p Data translated, or std::nullopt to let clangd read it as it is
+  /// (no nvcc entry, or text the translation rejects: clangd says why).
+  std::optional<std::string> translate(llvm::StringRef Data) {
+    std::lock_guard<std::mutex> Guard(Lock);
+    const std::string &Dir = Private.get();
+    if (Dir.empty())
+      return std::nullopt;
+    if (CompatHeader.empty()) {
+      llvm::Expected<std::string> Header = writeNvccCompatHeader(Dir);
+      if (!Header) {
+        note(llvm::toString(Header.takeError()));
+        return std::nullopt;
+      }
+      llvm::sys::RemoveFileOnSignal(*Header);
+      CompatHeader = *Header;
+    }
+    llvm::SmallString<256> FallbackDir(Dir);
+    llvm::sys::path::append(FallbackDir, "fallback");
+
+    ToolkitEnvironment Toolkits = ToolkitEnvironment::real();
+    NvccEnvironment Env;
+    Env.ReadFile = Toolkits.ReadFile;
+    Env.ToolkitOf = [Toolkits](llvm::StringRef Nvcc) {
+      return toolkitOfNvcc(Nvcc, Toolkits);
+    };
+    Env.FallbackDir = FallbackDir.str().str();
+    Env.NvccCompatHeader = CompatHeader;
+    llvm::Expected<DatabaseTranslation> Translated =
+        translateCompileDatabase(Data, Env, /*AllowPlugins=*/false);
+    if (!Translated) {
+      llvm::consumeError(Translated.takeError());
+      return std::nullopt;
+    }
+    if (Translated->NvccEntries == 0)
+      return std::nullopt;
+    if (!Translated->FallbackNvcc.empty() && !FallbackWritten) {
+      if (llvm::Error Failed = writeFallbackHeaders(FallbackDir)) {
+        note(llvm::toString(std::move(Failed)));
+      } else {
+        FallbackWritten = true;
+        note(fallbackNotice("no CUDA toolkit found for '" +
+                            Translated->FallbackNvcc + "' (its own, " +
+                            ToolkitSearchOrder + ")"));
+      }
+    }
+    for (const std::string &Line : Translated->Warnings)
+      if (Said.insert(Line).second)
+        note("warning: " + Line);
+    return std::move(Translated->Json);
+  }
+};
+
+Translator &translator() {
+  static Translator *T = new Translator; // outlives clangd's threads
+  return *T;
+}
+
+/// Removes the private directory at exit (translator() is never destroyed,
+/// as clangd's threads may still use it).
+struct RemovePrivateDirectoryAtExit {
+  ~RemovePrivateDirectoryAtExit() { translator().Private.remove(); }
+};
+
+/// The cuda-* checks that clangd's default FastCheckFilter keeps: each costs
+/// under 5% of the parse on the realistic thrust/cub files, measured with
+/// `cuda-lambda-clangd --check=<file> --check-tidy-time` (the way clangd's
+/// own table, TidyFastChecks.inc, is made). A cuda-* check left out is
+/// reported as slow, so clangd runs it only under `FastCheckFilter: None`.
+bool isMeasuredFast(llvm::StringRef Check) {
+  return Check.starts_with("cuda-");
+}
+
+} // namespace
+
+std::unique_ptr<JSONCompilationDatabase>
+wrapLoadFromBuffer(llvm::StringRef Data, std::string &Error,
+                   JSONCommandLineSyntax Syntax) {
+  if (std::optional<std::string> Translated = translator().translate(Data))
+    return realLoadFromBuffer(*Translated, Error, Syntax);
+  return realLoadFromBuffer(Data, Error, Syntax);
+}
+
+std::optional<bool> wrapIsFastTidyCheck(llvm::StringRef Check) {
+  if (Check.starts_with("cuda-"))
+    return isMeasuredFast(Check);
+  return realIsFastTidyCheck(Check);
+}
+
+int main(int argc, char *argv[]) {
+  static RemovePrivateDirectoryAtExit Cleanup;
+  // clangd looks for clang's resource directory (builtin headers, the CUDA
+  // wrappers) next to its own binary; this one is LLVM's.
+  std::vector<char *> Args(argv, argv + argc);
+  bool HasResourceDir = false;
+  for (int I = 1; I < argc; ++I)
+    if (llvm::StringRef(argv[I]).starts_with("--resource-dir") ||
+        llvm::StringRef(argv[I]).starts_with("-resource-dir"))
+      HasResourceDir = true;
+  std::string ResourceDir = "--resource-dir=" CLANG_RESOURCE_DIR;
+  if (!HasResourceDir)
+    Args.insert(Args.begin() + 1, ResourceDir.data());
+  Args.push_back(nullptr);
+  return clang::clangd::clangdMain(static_cast<int>(Args.size() - 1),
+                                   Args.data());
+}
