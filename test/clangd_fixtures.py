@@ -121,6 +121,7 @@ def main():
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args()
+    args.clangd = str(Path(args.clangd).resolve())
 
     with tempfile.TemporaryDirectory(prefix="clangd-fixtures-") as tmp:
         root = Path(tmp)

@@ -64,6 +64,7 @@ def main():
     parser.add_argument("--clangd", required=True)
     parser.add_argument("--fixture", type=Path, default=DEFAULT_FIXTURE)
     args = parser.parse_args()
+    args.clangd = str(Path(args.clangd).resolve())
     fixture = parse_fixture(args.fixture)
     expected = [e for e in fixture.expected if e[2] != "note"]
     if not expected or not fixture.fixes:
