@@ -103,6 +103,7 @@ struct Translator {
   std::string CompatHeader;  ///< written once
   bool FallbackWritten = false;
   llvm::StringSet<> Said;    ///< warnings printed already
+  bool NoToolkit = false;    ///< --cuda-toolkit=none: the fallback headers
 
   /// \p Data translated, or std::nullopt to let clangd read it as it is
   /// (no nvcc entry, or text the translation rejects: clangd says why).
@@ -126,8 +127,8 @@ struct Translator {
     ToolkitEnvironment Toolkits = ToolkitEnvironment::real();
     NvccEnvironment Env;
     Env.ReadFile = Toolkits.ReadFile;
-    Env.ToolkitOf = [Toolkits](llvm::StringRef Nvcc) {
-      return toolkitOfNvcc(Nvcc, Toolkits);
+    Env.ToolkitOf = [Toolkits, this](llvm::StringRef Nvcc) {
+      return NoToolkit ? std::nullopt : toolkitOfNvcc(Nvcc, Toolkits);
     };
     Env.FallbackDir = FallbackDir.str().str();
     Env.NvccCompatHeader = CompatHeader;
@@ -144,9 +145,13 @@ struct Translator {
         note(llvm::toString(std::move(Failed)));
       } else {
         FallbackWritten = true;
-        note(fallbackNotice("no CUDA toolkit found for '" +
-                            Translated->FallbackNvcc + "' (its own, " +
-                            ToolkitSearchOrder + ")"));
+        llvm::errs() << fallbackNotice(
+                            NoToolkit ? std::string("--cuda-toolkit=none")
+                                      : "no CUDA toolkit found for '" +
+                                            Translated->FallbackNvcc +
+                                            "' (its own, " +
+                                            ToolkitSearchOrder + ")")
+                     << "\n";
       }
     }
     for (const std::string &Line : Translated->Warnings)
@@ -195,13 +200,20 @@ std::optional<bool> wrapIsFastTidyCheck(llvm::StringRef Check) {
 int main(int argc, char *argv[]) {
   static RemovePrivateDirectoryAtExit Cleanup;
   // clangd looks for clang's resource directory (builtin headers, the CUDA
-  // wrappers) next to its own binary; this one is LLVM's.
-  std::vector<char *> Args(argv, argv + argc);
+  // wrappers) next to its own binary; this one is LLVM's. The drop-in's
+  // --cuda-toolkit=none (parse against the fallback headers) is ours.
+  std::vector<char *> Args = {argv[0]};
   bool HasResourceDir = false;
-  for (int I = 1; I < argc; ++I)
-    if (llvm::StringRef(argv[I]).starts_with("--resource-dir") ||
-        llvm::StringRef(argv[I]).starts_with("-resource-dir"))
+  for (int I = 1; I < argc; ++I) {
+    llvm::StringRef Arg(argv[I]);
+    if (Arg == "--cuda-toolkit=none") {
+      translator().NoToolkit = true;
+      continue;
+    }
+    if (Arg.starts_with("--resource-dir") || Arg.starts_with("-resource-dir"))
       HasResourceDir = true;
+    Args.push_back(argv[I]);
+  }
   std::string ResourceDir = "--resource-dir=" CLANG_RESOURCE_DIR;
   if (!HasResourceDir)
     Args.insert(Args.begin() + 1, ResourceDir.data());
