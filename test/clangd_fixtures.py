@@ -19,11 +19,14 @@ group and only re-parses the body for each fixture. For that the document
 starts with a line `;` before the fixture's text, which ends the preamble
 there (each fixture's own #include lines are parsed with its body); lines
 are counted back by one. Left out of the comparison: clang's "expanded from
-macro" notes, which clangd folds into the finding's own place.
+macro" notes, which clangd folds into the finding's own place. A message
+that names a place in the document ('lambda at FILE:LINE:COL') names the
+fixture's file and line instead.
 """
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -101,8 +104,14 @@ def clangd_findings(clangd, groups, jobs, log):
                 else:
                     client.change(document, text, version)
                 _, diags = client.wait_diagnostics(document, version)
+                # Where a message names a place in the document ('lambda at
+                # FILE:LINE:COL'), the fixture's name and line.
+                def place(m, name=fixture.path.name):
+                    return f"{name}:{int(m[1]) - 1}:"
                 found[fixture.path] = sorted(
-                    (line - 1, col, sev, msg) for line, col, sev, msg
+                    (line - 1, col, sev, re.sub(
+                        re.escape(str(document)) + r":(\d+):", place, msg))
+                    for line, col, sev, msg
                     in findings(diags, document.as_uri(),
                                 clang_warnings=clang_warnings(fixture))
                     if not msg.startswith("expanded from macro"))

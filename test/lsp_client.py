@@ -161,12 +161,15 @@ def findings(diagnostics, uri, prefix="cuda-", clang_warnings=()):
     """(line, col, severity, message [check]) of the diagnostics of checks
     named \\p prefix..., 1-based as clang prints them, the message as clang
     prints it, and their notes in \\p uri as (line, col, 'note', message).
-    Clang's own warnings named in \\p clang_warnings (`gpu-maybe-wrong-side`)
-    are taken too, named as clang-tidy names them (clang-diagnostic-...)."""
+    Clang's errors, and its warnings named in \\p clang_warnings
+    (`gpu-maybe-wrong-side`), are taken too, named as clang-tidy names them
+    (clang-diagnostic-error, clang-diagnostic-gpu-maybe-wrong-side)."""
     result = []
     for d in diagnostics:
         code = str(d.get("code", ""))
-        if d.get("source") == "clang" and code.startswith("-W") and \
+        if d.get("source") == "clang" and d.get("severity") == 1:
+            code = "clang-diagnostic-error"
+        elif d.get("source") == "clang" and code.startswith("-W") and \
                 code[2:] in clang_warnings:
             code = "clang-diagnostic-" + code[2:]
         elif d.get("source") != "clang-tidy" or not code.startswith(prefix):
