@@ -40,23 +40,12 @@ private:
   ExtendedLambdaFlagCheck::CommandLineMacros &Macros;
 };
 
-/// Whether the definition of \p Name that \p PP holds now was written on
-/// the command line.
-bool definedOnCommandLine(Preprocessor &PP, const SourceManager &SM,
-                          StringRef Name) {
-  const MacroInfo *Info =
-      PP.getMacroDefinition(PP.getIdentifierInfo(Name)).getMacroInfo();
-  return Info && SM.isWrittenInCommandLineFile(Info->getDefinitionLoc());
-}
-
 } // namespace
 
 void ExtendedLambdaFlagCheck::registerPPCallbacks(
     const SourceManager &SM, Preprocessor *PP, Preprocessor *ModuleExpanderPP) {
   Macros = {};
   FirstLambda.clear();
-  this->PP = PP;
-  AskedPreprocessor = false;
   PP->addPPCallbacks(std::make_unique<CommandLineMacroRecorder>(SM, Macros));
 }
 
@@ -69,16 +58,6 @@ void ExtendedLambdaFlagCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void ExtendedLambdaFlagCheck::check(const MatchFinder::MatchResult &Result) {
-  // clangd parses the command line's definitions into the preamble, whose
-  // events no PPCallbacks of a check sees: the definitions are asked for.
-  if (!Macros.FromNvcc && !AskedPreprocessor && PP) {
-    AskedPreprocessor = true;
-    const SourceManager &SM = *Result.SourceManager;
-    Macros.FromNvcc =
-        definedOnCommandLine(*PP, SM, "__CUDA_LAMBDA_TIDY_FROM_NVCC__");
-    Macros.ExtendedLambda = Macros.ExtendedLambda ||
-        definedOnCommandLine(*PP, SM, "__CUDACC_EXTENDED_LAMBDA__");
-  }
   if (!Macros.FromNvcc || Macros.ExtendedLambda)
     return;
   const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda");

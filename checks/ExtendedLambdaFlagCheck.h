@@ -37,10 +37,6 @@ public:
 
 private:
   CommandLineMacros Macros;
-  /// The parse's preprocessor, asked once per translation unit when the
-  /// callbacks saw no definition (clangd: see check()).
-  Preprocessor *PP = nullptr;
-  bool AskedPreprocessor = false;
   /// The first extended lambda of each file, in order of first sight.
   llvm::MapVector<FileID, SourceLocation> FirstLambda;
 };
