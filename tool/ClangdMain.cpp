@@ -2,7 +2,7 @@
 //
 // clangd 22 with every upstream clang-tidy module and the `cuda` module
 // linked in, reading nvcc compile databases as the drop-in does. clangd's
-// own main runs unchanged; two of its calls are rerouted at link time
+// own main runs unchanged; three of its calls are rerouted at link time
 // (`--wrap`, tool/CMakeLists.txt), since clangd installs no headers and has
 // no hook for either:
 //
@@ -13,7 +13,11 @@
 //    workarounds, nvcc-compatibility layer, fallback headers);
 //  - isFastTidyCheck, which clangd's default FastCheckFilter (Strict) asks
 //    about every enabled check: the cuda-* checks measured fast say so
-//    (docs/integration.md gives the measurement).
+//    (docs/integration.md gives the measurement);
+//  - PrecompiledPreamble::Build, which clangd asks to skip the bodies of the
+//    headers' functions (templates included): the checks follow a lambda
+//    through thrust's and cub's function templates into the kernels they
+//    launch, which takes those bodies. The preamble is built with them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +26,8 @@
 #include "CudaToolkit.h"
 #include "FallbackHeaders.h"
 #include "clang-tidy/ClangTidyForceLinker.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -47,6 +53,11 @@ int clangdMain(int argc, char *argv[]);
   "ERNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEENS0_"                 \
   "21JSONCommandLineSyntaxE"
 #define IS_FAST_TIDY_CHECK "_ZN5clang6clangd15isFastTidyCheckEN4llvm9StringRefE"
+#define BUILD_PREAMBLE                                                         \
+  "_ZN5clang19PrecompiledPreamble5BuildERKNS_18CompilerInvocationEPKN4llvm12"  \
+  "MemoryBufferENS_14PreambleBoundsENS4_18IntrusiveRefCntPtrINS_"              \
+  "17DiagnosticsEngineEEENS9_INS4_3vfs10FileSystemEEESt10shared_ptrINS_"       \
+  "22PCHContainerOperationsEEbNS4_9StringRefERNS_17PreambleCallbacksE"
 
 std::unique_ptr<JSONCompilationDatabase>
 realLoadFromBuffer(llvm::StringRef Data, std::string &Error,
@@ -58,6 +69,18 @@ std::optional<bool>
 realIsFastTidyCheck(llvm::StringRef Check) asm("__real_" IS_FAST_TIDY_CHECK);
 std::optional<bool>
 wrapIsFastTidyCheck(llvm::StringRef Check) asm("__wrap_" IS_FAST_TIDY_CHECK);
+#define BUILD_PREAMBLE_PARAMETERS                                              \
+  const clang::CompilerInvocation &Invocation,                                 \
+      const llvm::MemoryBuffer *MainFileBuffer, clang::PreambleBounds Bounds,  \
+      llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> Diagnostics,          \
+      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> VFS,                     \
+      std::shared_ptr<clang::PCHContainerOperations> PCHContainerOps,          \
+      bool StoreInMemory, llvm::StringRef StoragePath,                         \
+      clang::PreambleCallbacks &Callbacks
+llvm::ErrorOr<clang::PrecompiledPreamble>
+realBuildPreamble(BUILD_PREAMBLE_PARAMETERS) asm("__real_" BUILD_PREAMBLE);
+llvm::ErrorOr<clang::PrecompiledPreamble>
+wrapBuildPreamble(BUILD_PREAMBLE_PARAMETERS) asm("__wrap_" BUILD_PREAMBLE);
 
 namespace {
 
@@ -202,6 +225,16 @@ std::optional<bool> wrapIsFastTidyCheck(llvm::StringRef Check) {
   if (Check.starts_with("cuda-"))
     return isMeasuredFast(Check);
   return realIsFastTidyCheck(Check);
+}
+
+llvm::ErrorOr<clang::PrecompiledPreamble>
+wrapBuildPreamble(BUILD_PREAMBLE_PARAMETERS) {
+  clang::CompilerInvocation WithBodies(Invocation);
+  WithBodies.getFrontendOpts().SkipFunctionBodies = false;
+  return realBuildPreamble(WithBodies, MainFileBuffer, Bounds,
+                           std::move(Diagnostics), std::move(VFS),
+                           std::move(PCHContainerOps), StoreInMemory,
+                           StoragePath, Callbacks);
 }
 
 int main(int argc, char *argv[]) {
