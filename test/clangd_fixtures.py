@@ -43,6 +43,11 @@ from run_fixtures import (PLUGIN_CUDA_FLAGS, PLUGIN_NVCC_COMPAT_FLAGS,  # noqa: 
 # fixture (relative to the fixtures root) -> the reason, as in its check's
 # doc ("In clangd").
 KNOWN_DIFFERENCES = {
+    "cuda-lambda-missing-annotation/host-only-annotation.cu":
+        "clang's own error (reference to a __host__ operator() from the "
+        "kernel), not a cuda-* finding: clangd publishes it without its note "
+        "\"'operator()' declared here\", which sits where the check's warning "
+        "is",
 }
 
 
