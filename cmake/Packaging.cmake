@@ -7,6 +7,8 @@
 # Layout below the prefix:
 #   bin/cuda-lambda-tidy                 the drop-in clang-tidy
 #   bin/cuda-lambda-tidy-launcher        a symlink to it: the compiler launcher
+#   bin/cuda-lambda-clangd               clangd with the cuda-* checks, when
+#                                        built (tool/CMakeLists.txt)
 #   bin/cuda-lambda-tidy-static          the self-contained binary, only with
 #                                        --component static (below)
 #   lib/cuda-lambda-tidy/libCudaLambdaTidy.so   the clang-tidy-22 plugin
@@ -24,6 +26,9 @@ install(TARGETS cuda-lambda-tidy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # A symlink, installed as one.
 install(FILES ${CMAKE_BINARY_DIR}/bin/cuda-lambda-tidy-launcher
         DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET cuda-lambda-clangd)
+  install(TARGETS cuda-lambda-clangd RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 # One file that needs no LLVM: copy it anywhere, or
 #   cmake --install build --component static --prefix P
 # Not in a full install or the packages, which depend on LLVM anyway.
@@ -57,5 +62,22 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(LLVM_DEB_VERSION "1:${LLVM_VERSION_MAJOR}.${LLVM_VERSION_MINOR}")
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
     "libclang-cpp${LLVM_VERSION_MAJOR} (>= ${LLVM_DEB_VERSION}), libllvm${LLVM_VERSION_MAJOR} (>= ${LLVM_DEB_VERSION}), libclang-common-${LLVM_VERSION_MAJOR}-dev (>= ${LLVM_DEB_VERSION}), libc6, libstdc++6, libgcc-s1")
+# cuda-lambda-clangd: the gRPC, protobuf and abseil runtime packages of the
+# libraries it was linked with (package names from their sonames).
+if(TARGET cuda-lambda-clangd)
+  foreach(lib GRPCXX GRPC PROTOBUF ABSL_SYNCHRONIZATION)
+    get_filename_component(real ${${lib}_LIBRARY} REALPATH)
+    get_filename_component(real ${real} NAME)
+    if(real MATCHES "^libgrpc\\+\\+\\.so\\.([0-9]+\\.[0-9]+)")
+      string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libgrpc++${CMAKE_MATCH_1}")
+    elseif(real MATCHES "^libgrpc\\.so\\.([0-9]+)")
+      string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libgrpc${CMAKE_MATCH_1}")
+    elseif(real MATCHES "^libprotobuf\\.so\\.([0-9]+)")
+      string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libprotobuf${CMAKE_MATCH_1}")
+    elseif(real MATCHES "^libabsl_synchronization\\.so\\.([0-9]+)")
+      string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libabsl${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-tidy-${LLVM_VERSION_MAJOR}")
 include(CPack)

@@ -214,7 +214,17 @@ private:
 };
 
 LambdaReach::LambdaReach(ASTContext &Context) : Context(Context) {
+  // The whole translation unit, also where the tool limits traversal to the
+  // main file's declarations (clangd): the kernels that a lambda reaches are
+  // instantiated from headers (thrust's, cub's).
+  std::vector<Decl *> Scope = Context.getTraversalScope();
+  const bool Limited =
+      Scope.size() != 1 || !isa<TranslationUnitDecl>(Scope.front());
+  if (Limited)
+    Context.setTraversalScope({Context.getTranslationUnitDecl()});
   LambdaReachCollector(*this).TraverseAST(Context);
+  if (Limited)
+    Context.setTraversalScope(Scope);
 }
 
 namespace {
