@@ -10,6 +10,7 @@ host code fires) and the tool lints it. Prints one row per call and the calls
 on which the two disagree.
 
   python3 scripts/h13-library-calls.py --tool build/bin/cuda-lambda-tidy [-j 2]
+      [--no-nvcc]   (compare with the verdicts recorded in calls.txt instead)
 """
 
 import argparse
@@ -56,7 +57,11 @@ def source(headers, body):
             "  (void)bytes; (void)s;\n}\n")
 
 
-def measure(tool, path):
+def measure(tool, path, recorded=None):
+    if recorded:
+        lint = subprocess.run([tool, f"--checks=-*,{CHECK}", str(path)],
+                              capture_output=True, text=True)
+        return recorded, f"[{CHECK}]" in lint.stdout
     nvcc = subprocess.run([NVCC, "-std=c++17", "--extended-lambda", "-arch=sm_80",
                            "-c", str(path), "-o", os.devnull],
                           capture_output=True, text=True)
@@ -78,28 +83,34 @@ def main():
     parser.add_argument("--tool", default=str(ROOT / "build/bin/cuda-lambda-tidy"))
     parser.add_argument("-j", type=int, default=2)
     parser.add_argument("--keep", help="write the .cu files here and keep them")
+    parser.add_argument("--no-nvcc", action="store_true",
+                        help="take nvcc's verdicts from calls.txt")
     args = parser.parse_args()
     rows = []
     for line in CALLS.read_text().splitlines():
         if line.strip() and not line.startswith("#"):
-            name, headers, body = (part.strip() for part in line.split("|", 2))
-            rows.append((name, source(headers, body)))
+            verdict, name, headers, body = (part.strip()
+                                            for part in line.split("|", 3))
+            rows.append((name, source(headers, body), verdict))
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(args.keep or tmp)
         where.mkdir(parents=True, exist_ok=True)
         paths = []
-        for index, (name, text) in enumerate(rows):
+        for index, (name, text, _) in enumerate(rows):
             path = where / f"call{index:02d}.cu"
             path.write_text(f"// {name}\n{text}")
             paths.append(path)
+        def one(index):
+            recorded = rows[index][2] if args.no_nvcc else None
+            verdict, warned = measure(args.tool, paths[index], recorded)
+            agrees = (verdict == "rejected") == warned
+            print(f"{rows[index][0]:40} nvcc {verdict:9} tool "
+                  f"{'warns' if warned else 'silent':6}"
+                  f"{'' if agrees else '  <-- disagree'}", flush=True)
+            return verdict, warned
         with concurrent.futures.ThreadPoolExecutor(args.j) as pool:
-            results = list(pool.map(lambda p: measure(args.tool, p), paths))
-    disagree = 0
-    for (name, _), (verdict, warned) in zip(rows, results):
-        agrees = (verdict == "rejected") == warned
-        disagree += not agrees
-        print(f"{name:40} nvcc {verdict:9} tool {'warns' if warned else 'silent':6}"
-              f"{'' if agrees else '  <-- disagree'}")
+            results = list(pool.map(one, range(len(rows))))
+    disagree = sum((v == "rejected") != w for v, w in results)
     print(f"{len(rows)} calls: {sum(v == 'rejected' for v, _ in results)} rejected by nvcc, "
           f"{sum(w for _, w in results)} reported, {disagree} disagreements")
     return 1 if disagree else 0
