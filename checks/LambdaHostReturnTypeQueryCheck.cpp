@@ -206,13 +206,20 @@ int askedParameter(QualType T, unsigned Depth, int Level = 0) {
 /// a default argument that asks for the return type of another argument, a
 /// closure (cub's `DispatchReduce<..., AccumT = __accumulator_t<Op, T>>`).
 const CXXRecordDecl *defaultArgumentQuery(
-    const ClassTemplateSpecializationDecl &Spec, std::string &Name) {
+    const ClassTemplateSpecializationDecl &Spec, std::string &Name,
+    unsigned Written) {
   const TemplateParameterList *Params =
       Spec.getSpecializedTemplate()->getTemplateParameters();
   const ArrayRef<TemplateArgument> Args = Spec.getTemplateArgs().asArray();
+  unsigned Index = 0;
   for (const NamedDecl *Param : *Params) {
+    // Only the arguments the default filled in: one written explicitly
+    // (thrust gives DispatchScan its AccumT) asks nothing.
+    if (Index++ < Written)
+      continue;
     const auto *TypeParam = dyn_cast<TemplateTypeParmDecl>(Param);
-    if (!TypeParam || !TypeParam->hasDefaultArgument())
+    if (!TypeParam || !TypeParam->hasDefaultArgument() ||
+        TypeParam->isParameterPack())
       continue;
     const TypeSourceInfo *Default =
         TypeParam->getDefaultArgument().getTypeSourceInfo();
@@ -259,8 +266,8 @@ const CXXRecordDecl *queryBehind(QualType T, const ASTContext &Context,
           return Closure;
         if (const auto *Record = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
                 Ty->getAsCXXRecordDecl()))
-          if (const CXXRecordDecl *Closure =
-                  defaultArgumentQuery(*Record, Name))
+          if (const CXXRecordDecl *Closure = defaultArgumentQuery(
+                  *Record, Name, Spec->template_arguments().size()))
             return Closure;
       }
       for (const TemplateArgument &Arg : Spec->template_arguments()) {
@@ -495,6 +502,11 @@ void LambdaHostReturnTypeQueryCheck::onEndOfTranslationUnit() {
   // A question written in a template of the user's and asked in its
   // instantiation is reported at the lambda, with the way from the user's
   // line that instantiated it.
+  // Only in the host pass: there a library's host-device functions hold
+  // their host branches (NV_IF_TARGET), which nvcc's host pass compiles; in
+  // the device pass they hold the device branches.
+  if (Context->getLangOpts().CUDAIsDevice)
+    LibraryCalls.clear();
   for (const auto &[Callee, At] : LibraryCalls)
     for (const utils::HostLibraryWalk::Site &Site : Library.sitesOf(
              *Callee, [&](QualType T, std::string &What) {

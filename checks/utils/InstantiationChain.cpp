@@ -240,14 +240,21 @@ public:
                   Calls)
       : Ask(Ask), Calls(Calls) {}
   llvm::SmallVector<HostLibraryWalk::Site, 1> Found;
+  /// Class template specializations named in the code, with closures.
+  llvm::SmallVector<std::pair<const CXXRecordDecl *, SourceLocation>, 4> Classes;
 
   bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc Loc) {
     llvm::SmallPtrSet<const CXXRecordDecl *, 2> Closures;
     for (const TemplateArgument &Arg : Loc.getTypePtr()->template_arguments())
       if (Arg.getKind() == TemplateArgument::Type)
         closuresIn(Arg.getAsType(), Closures);
-    if (!Closures.empty())
+    if (!Closures.empty()) {
       ask(QualType(Loc.getTypePtr(), 0), Loc.getTemplateNameLoc());
+      if (!Loc.getTypePtr()->isTypeAlias())
+        if (const CXXRecordDecl *Class =
+                Loc.getTypePtr()->getAsCXXRecordDecl())
+          Classes.emplace_back(Class, Loc.getTemplateNameLoc());
+    }
     return true;
   }
   bool VisitTypedefTypeLoc(TypedefTypeLoc Loc) {
@@ -315,6 +322,23 @@ HostLibraryWalk::sitesOf(const FunctionDecl &Entry, Question Ask) {
   if (Definition)
     Code.TraverseDecl(const_cast<FunctionDecl *>(Definition));
   llvm::SmallVector<Site, 1> Sites = std::move(Code.Found);
+  auto Merge = [&](const llvm::SmallVector<Site, 1> &Below,
+                   const FunctionDecl *Callee, SourceLocation At) {
+    for (const Site &S : Below) {
+      if (llvm::any_of(Sites, [&](const Site &Mine) {
+            return Mine.Closure == S.Closure;
+          }))
+        continue;
+      Site Up = S;
+      if (Callee)
+        Up.Via.insert(Up.Via.begin(), {Callee, At});
+      Sites.push_back(std::move(Up));
+    }
+  };
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(&Entry))
+    Code.Classes.emplace_back(Method->getParent(), Entry.getLocation());
+  for (const auto &[Class, At] : Code.Classes)
+    Merge(sitesOf(*Class, Ask), nullptr, At);
   for (const auto &[Callee, At] : Callees)
     for (const Site &Below : sitesOf(*Callee, Ask)) {
       if (llvm::any_of(Sites,
@@ -327,6 +351,33 @@ HostLibraryWalk::sitesOf(const FunctionDecl &Entry, Question Ask) {
   --Depth;
   InProgress[&Entry] = false;
   return Memo[&Entry] = std::move(Sites);
+}
+
+const llvm::SmallVector<HostLibraryWalk::Site, 1> &
+HostLibraryWalk::sitesOf(const CXXRecordDecl &Class, Question Ask) {
+  if (auto It = ClassMemo.find(&Class); It != ClassMemo.end())
+    return It->second;
+  ClassMemo[&Class]; // a class that names itself stops here
+  llvm::SmallVector<Site, 1> Sites;
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Class);
+  const SourceManager &SM = Class.getASTContext().getSourceManager();
+  if (Spec && Spec->hasDefinition() &&
+      SM.isInSystemHeader(SM.getExpansionLoc(Spec->getLocation()))) {
+    auto Add = [&](QualType T, SourceLocation Loc) {
+      std::string What;
+      const CXXRecordDecl *Closure = Ask(T, What);
+      if (Closure && llvm::none_of(Sites, [&](const Site &S) {
+            return S.Closure == Closure;
+          }))
+        Sites.push_back({Closure, Loc, What, {}});
+    };
+    for (const Decl *Member : Spec->getDefinition()->decls())
+      if (const auto *Typedef = dyn_cast<TypedefNameDecl>(Member))
+        Add(Typedef->getUnderlyingType(), Typedef->getLocation());
+    for (const CXXBaseSpecifier &Base : Spec->getDefinition()->bases())
+      Add(Base.getType(), Base.getBeginLoc());
+  }
+  return ClassMemo[&Class] = std::move(Sites);
 }
 
 } // namespace clang::tidy::cuda::utils

@@ -149,10 +149,19 @@ public:
   /// The questions asked, one per closure, in \p Entry and what it calls.
   const llvm::SmallVector<Site, 1> &sitesOf(const FunctionDecl &Entry,
                                             Question Ask);
-  void clear() { Memo.clear(); }
+  void clear() {
+    Memo.clear();
+    ClassMemo.clear();
+  }
 
 private:
+  /// The questions in the member typedefs and bases of a class template
+  /// specialization that host code instantiates (nvcc's host pass
+  /// instantiates them with the class).
+  const llvm::SmallVector<Site, 1> &sitesOf(const CXXRecordDecl &Class,
+                                            Question Ask);
   llvm::DenseMap<const FunctionDecl *, llvm::SmallVector<Site, 1>> Memo;
+  llvm::DenseMap<const CXXRecordDecl *, llvm::SmallVector<Site, 1>> ClassMemo;
   llvm::DenseMap<const FunctionDecl *, bool> InProgress;
   int Depth = 0;
 };
