@@ -3,9 +3,11 @@
 #include "LambdaClosureTraitCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/InstantiationChain.h"
 #include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Basic/TypeTraits.h"
 #include <set>
@@ -111,11 +113,82 @@ TraitUse findTrait(const Stmt *S, int Depth = 0) {
   return {};
 }
 
+/// In the default argument of a template parameter, a layout trait asked
+/// about another parameter of the same template (`std::is_trivially_copyable
+/// <F>::value`, `std::is_trivially_copyable_v<F>`): which one, and the trait.
+class DefaultArgumentTrait
+    : public RecursiveASTVisitor<DefaultArgumentTrait> {
+public:
+  explicit DefaultArgumentTrait(unsigned Depth) : Depth(Depth) {}
+  int Parameter = -1;
+  std::string What;
+
+  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc Loc) {
+    const TemplateSpecializationType *Spec = Loc.getTypePtr();
+    if (const TemplateDecl *Template =
+            Spec->getTemplateName().getAsTemplateDecl())
+      consider(utils::qualifiedNameWithoutInline(*Template),
+               Spec->template_arguments());
+    return Parameter < 0;
+  }
+  bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+    if (E->hasExplicitTemplateArgs() && E->getNumDecls() > 0)
+      considerLocs(utils::qualifiedNameWithoutInline(**E->decls_begin()),
+                   E->template_arguments());
+    return Parameter < 0;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (E->hasExplicitTemplateArgs())
+      considerLocs(utils::qualifiedNameWithoutInline(*E->getDecl()),
+                   E->template_arguments());
+    return Parameter < 0;
+  }
+
+private:
+  void considerLocs(const std::string &Name,
+                    ArrayRef<TemplateArgumentLoc> Args) {
+    llvm::SmallVector<TemplateArgument, 2> Plain;
+    for (const TemplateArgumentLoc &Arg : Args)
+      Plain.push_back(Arg.getArgument());
+    consider(Name, Plain);
+  }
+  void consider(const std::string &Name, ArrayRef<TemplateArgument> Args) {
+    StringRef Short = Name;
+    if (Parameter >= 0 ||
+        (!Short.consume_front("std::") && !Short.consume_front("cuda::std::")) ||
+        !isLayoutTrait(Short) || Args.empty() ||
+        Args[0].getKind() != TemplateArgument::Type)
+      return;
+    const auto *Param = Args[0].getAsType()->getAs<TemplateTypeParmType>();
+    if (!Param || Param->getDepth() != Depth)
+      return;
+    Parameter = static_cast<int>(Param->getIndex());
+    What = "'" + Name + "'";
+  }
+  unsigned Depth;
+};
+
+/// The default argument of \p Param, when it has one, as something to walk.
+template <typename Visitor>
+void traverseDefault(Visitor &V, const NamedDecl &Param) {
+  if (const auto *NonType = dyn_cast<NonTypeTemplateParmDecl>(&Param)) {
+    if (NonType->hasDefaultArgument())
+      if (Expr *E = NonType->getDefaultArgument().getSourceExpression())
+        V.TraverseStmt(E);
+  } else if (const auto *TypeParam = dyn_cast<TemplateTypeParmDecl>(&Param)) {
+    if (TypeParam->hasDefaultArgument())
+      if (const TypeSourceInfo *TSI =
+              TypeParam->getDefaultArgument().getTypeSourceInfo())
+        V.TraverseTypeLoc(TSI->getTypeLoc());
+  }
+}
+
 } // namespace
 
 void LambdaClosureTraitCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr().bind("lambda"), this);
   utils::matchCallables(*Finder, this);
+  utils::matchInstantiations(*Finder, this);
   Finder->addMatcher(
       declRefExpr(to(functionDecl(hasAttr(attr::CUDAGlobal))),
                   unless(isExpansionInSystemHeader()))
@@ -141,6 +214,16 @@ void LambdaClosureTraitCheck::check(const MatchFinder::MatchResult &Result) {
   if (const std::optional<utils::Callable> Code =
           utils::matchedCallable(Result)) {
     DeviceCode.add(*Code);
+    const utils::ExecutionSpace Space =
+        utils::executionSpaceOf(Code->function());
+    if (Space == utils::ExecutionSpace::Device ||
+        Space == utils::ExecutionSpace::Global)
+      DeviceRanges.add(Code->function().getSourceRange(),
+                       *Result.SourceManager);
+    return;
+  }
+  if (const Decl *Instantiation = utils::matchedInstantiation(Result)) {
+    Index.add(*Instantiation, *Result.SourceManager);
     return;
   }
   if (const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda")) {
@@ -199,6 +282,81 @@ void LambdaClosureTraitCheck::onEndOfTranslationUnit() {
          DiagnosticIDs::Note)
         << utils::spelling(Kind);
   }
+
+  // A trait in a default template argument, on the closure type that host
+  // code instantiated a class template with: it picks the specialization.
+  if (!Context) {
+    Index.clear();
+    DeviceRanges.clear();
+    return;
+  }
+  const SourceManager &SM = Context->getSourceManager();
+  llvm::DenseSet<const CXXRecordDecl *> ReportedClosures;
+  for (const Query &Q : Queries)
+    ReportedClosures.insert(Q.Closure);
+  std::set<std::pair<unsigned, const CXXRecordDecl *>> ReportedOrigins;
+  Index.forEachClass([&](const CXXRecordDecl &Record,
+                         ArrayRef<const CXXRecordDecl *> Closures) {
+    const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Record);
+    if (!Spec)
+      return;
+    const ClassTemplateDecl *Template = Spec->getSpecializedTemplate();
+    const TemplateParameterList *Params = Template->getTemplateParameters();
+    const ArrayRef<TemplateArgument> Args = Spec->getTemplateArgs().asArray();
+    for (const NamedDecl *Param : *Params) {
+      DefaultArgumentTrait Trait(Params->getDepth());
+      traverseDefault(Trait, *Param);
+      if (Trait.Parameter < 0 ||
+          static_cast<size_t>(Trait.Parameter) >= Args.size() ||
+          Args[Trait.Parameter].getKind() != TemplateArgument::Type)
+        continue;
+      const CXXRecordDecl *Closure =
+          closureIn(Args[Trait.Parameter].getAsType());
+      if (!Closure || llvm::find(Closures, Closure) == Closures.end() ||
+          ReportedClosures.contains(Closure))
+        continue;
+      const LambdaExpr *Lambda = Lambdas.lookup(Closure);
+      if (!Lambda)
+        continue;
+      const utils::ExtendedLambdaKind Kind =
+          utils::extendedLambdaKindOf(*Lambda);
+      if (Kind == utils::ExtendedLambdaKind::None)
+        continue;
+      const SourceLocation Requested = Spec->getPointOfInstantiation();
+      const utils::InstantiationChain Chain =
+          Index.climb(Requested, *Closure, SM);
+      if (Chain.ThroughDeviceCode || Chain.Origin.isInvalid() ||
+          SM.isInSystemHeader(SM.getExpansionLoc(Chain.Origin)) ||
+          DeviceRanges.contains(Chain.Origin, SM))
+        continue;
+      if (!ReportedOrigins
+               .insert({SM.getExpansionLoc(Chain.Origin).getRawEncoding(),
+                        Closure})
+               .second)
+        continue;
+      const std::string Name = utils::qualifiedNameWithoutInline(*Template);
+      diag(Lambda->getBeginLoc(),
+           "%0 on the closure type of extended %1 lambda picks the "
+           "specialization of '%2' that host code uses, but nvcc's host "
+           "compiler and its device pass may answer differently and use "
+           "different specializations; decide from the captured types "
+           "instead")
+          << Trait.What << utils::spelling(Kind) << Name;
+      diag(Param->getLocation(),
+           "%0 is the default argument of this template parameter",
+           DiagnosticIDs::Note)
+          << Trait.What;
+      diag(Requested, "'%0' instantiated here", DiagnosticIDs::Note) << Name;
+      for (const utils::InstantiationStep &Step : Chain.Steps)
+        if (!SM.isInSystemHeader(SM.getExpansionLoc(Step.RequestedAt)))
+          diag(Step.RequestedAt, "in instantiation of '%0' requested here",
+               DiagnosticIDs::Note)
+              << utils::instantiatedName(*Step.Instantiated);
+      break;
+    }
+  });
+  Index.clear();
+  DeviceRanges.clear();
   Queries.clear();
   Lambdas.clear();
   DeviceCode.clear();

@@ -5,6 +5,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "utils/CallableCode.h"
+#include "utils/InstantiationChain.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -14,6 +15,12 @@ namespace clang::tidy::cuda {
 /// (`std::is_trivially_copyable`, `std::is_standard_layout`, ...) whose answer
 /// picks a kernel's template argument or decides a launch in host code (H15):
 /// nvcc's host compiler and device pass may answer differently.
+///
+/// Also a trait that is the default argument of a class template's
+/// parameter (`template <class F, bool = std::is_trivially_copyable<F>::value>`)
+/// when host code instantiates the class template with an extended lambda's
+/// closure type: the two passes may pick different specializations. Found
+/// among the instantiations clang made and followed back to the user's line.
 class LambdaClosureTraitCheck : public ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
@@ -37,6 +44,9 @@ private:
   /// outside any function.
   utils::DeviceOnlyCode DeviceCode;
   llvm::SmallVector<Query, 8> Queries;
+  utils::InstantiationIndex Index;
+  /// The text of device-only functions and lambdas.
+  utils::TextRanges DeviceRanges;
   ASTContext *Context = nullptr;
 };
 

@@ -3,8 +3,10 @@
 #include "LambdaHostReturnTypeQueryCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/InstantiationChain.h"
 #include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -112,6 +114,222 @@ bool spellable(QualType T) {
   return false;
 }
 
+/// The closure asked about by \p Spec when it is a library's return-type
+/// query, whatever the library calls it: a class template of std,
+/// cuda::std, thrust or cub named for invoking or for `result_of`
+/// (`std::invoke_result`, libstdc++'s `__invoke_result`, libcu++'s
+/// `__invoke_of`, thrust's `result_of_adaptable_function`), whose first
+/// argument is the closure type (or `F(Args...)` with F the closure).
+const CXXRecordDecl *queriedClosure(const ClassTemplateSpecializationDecl &Spec,
+                                    std::string &Name) {
+  Name = utils::qualifiedNameWithoutInline(*Spec.getSpecializedTemplate());
+  const StringRef Qualified = Name;
+  if (!Qualified.starts_with("std::") && !Qualified.starts_with("cuda::") &&
+      !Qualified.starts_with("thrust::") && !Qualified.starts_with("cub::"))
+    return nullptr;
+  const StringRef Short = Qualified.rsplit("::").second;
+  if (!Short.contains("invoke_result") && !Short.contains("invoke_of") &&
+      !Short.contains("result_of"))
+    return nullptr;
+  const ArrayRef<TemplateArgument> Args = Spec.getTemplateArgs().asArray();
+  if (Args.empty() || Args[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  return closureIn(Args[0].getAsType());
+}
+
+const CXXRecordDecl *queriedClosure(const Type *T, std::string &Name) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T ? T->getAsCXXRecordDecl() : nullptr);
+  return Spec ? queriedClosure(*Spec, Name) : nullptr;
+}
+
+bool isQueryName(StringRef Qualified) {
+  const StringRef Short = Qualified.rsplit("::").second;
+  return Short.contains("invoke_result") || Short.contains("invoke_of") ||
+         Short.contains("result_of");
+}
+
+/// In a dependent type as written in a template (a default template
+/// argument, an alias template's pattern), the index of the template
+/// parameter of depth \p Depth whose return type it asks for, or -1:
+/// `invoke_result_t<F, ...>`, `typename invoke_result<F, ...>::type`, or an
+/// alias template whose own pattern asks about the argument given for F
+/// (libcu++'s `__accumulator_t<Op, T>` is `decay_t<invoke_result_t<Op, T>>`).
+int askedParameter(QualType T, unsigned Depth, int Level = 0) {
+  if (T.isNull() || Level > 6)
+    return -1;
+  const Type *Ty = T.getTypePtr();
+  if (const auto *Dependent = dyn_cast<DependentNameType>(Ty)) {
+    const NestedNameSpecifier Qualifier = Dependent->getQualifier();
+    if (Qualifier.getKind() == NestedNameSpecifier::Kind::Type)
+      return askedParameter(QualType(Qualifier.getAsType(), 0), Depth,
+                            Level + 1);
+    return -1;
+  }
+  const auto *Spec = dyn_cast<TemplateSpecializationType>(Ty);
+  if (!Spec)
+    return -1;
+  const TemplateDecl *Template = Spec->getTemplateName().getAsTemplateDecl();
+  if (!Template)
+    return -1;
+  const ArrayRef<TemplateArgument> Args = Spec->template_arguments();
+  auto ParameterAt = [&](size_t Index) -> int {
+    if (Index >= Args.size() || Args[Index].getKind() != TemplateArgument::Type)
+      return -1;
+    QualType Arg = Args[Index].getAsType();
+    if (const auto *Function = Arg->getAs<FunctionProtoType>())
+      Arg = Function->getReturnType();
+    const auto *Param = Arg->getAs<TemplateTypeParmType>();
+    return Param && Param->getDepth() == Depth
+               ? static_cast<int>(Param->getIndex())
+               : -1;
+  };
+  if (isQueryName(utils::qualifiedNameWithoutInline(*Template)))
+    return ParameterAt(0);
+  if (const auto *Alias = dyn_cast<TypeAliasTemplateDecl>(Template)) {
+    const TypeAliasDecl *Pattern = Alias->getTemplatedDecl();
+    const int Own = askedParameter(
+        Pattern->getUnderlyingType(),
+        Alias->getTemplateParameters()->getDepth(), Level + 1);
+    if (Own >= 0)
+      return ParameterAt(static_cast<size_t>(Own));
+  }
+  for (const TemplateArgument &Arg : Args)
+    if (Arg.getKind() == TemplateArgument::Type)
+      if (const int Inner = askedParameter(Arg.getAsType(), Depth, Level + 1);
+          Inner >= 0)
+        return Inner;
+  return -1;
+}
+
+/// A class template specialization whose template argument was filled in by
+/// a default argument that asks for the return type of another argument, a
+/// closure (cub's `DispatchReduce<..., AccumT = __accumulator_t<Op, T>>`).
+const CXXRecordDecl *defaultArgumentQuery(
+    const ClassTemplateSpecializationDecl &Spec, std::string &Name,
+    unsigned Written) {
+  const TemplateParameterList *Params =
+      Spec.getSpecializedTemplate()->getTemplateParameters();
+  const ArrayRef<TemplateArgument> Args = Spec.getTemplateArgs().asArray();
+  unsigned Index = 0;
+  for (const NamedDecl *Param : *Params) {
+    // Only the arguments the default filled in: one written explicitly
+    // (thrust gives DispatchScan its AccumT) asks nothing.
+    if (Index++ < Written)
+      continue;
+    const auto *TypeParam = dyn_cast<TemplateTypeParmDecl>(Param);
+    if (!TypeParam || !TypeParam->hasDefaultArgument() ||
+        TypeParam->isParameterPack())
+      continue;
+    const TypeSourceInfo *Default =
+        TypeParam->getDefaultArgument().getTypeSourceInfo();
+    if (!Default)
+      continue;
+    const int Asked = askedParameter(Default->getType(), Params->getDepth());
+    if (Asked < 0 || static_cast<size_t>(Asked) >= Args.size() ||
+        Args[Asked].getKind() != TemplateArgument::Type)
+      continue;
+    if (const CXXRecordDecl *Closure = closureIn(Args[Asked].getAsType())) {
+      Name = utils::qualifiedNameWithoutInline(*Spec.getSpecializedTemplate());
+      if (const auto *Written =
+              Default->getType()->getAs<TemplateSpecializationType>())
+        if (const TemplateDecl *Template =
+                Written->getTemplateName().getAsTemplateDecl())
+          Name = utils::qualifiedNameWithoutInline(*Template);
+      return Closure;
+    }
+  }
+  return nullptr;
+}
+
+/// The closure whose return type the type \p T asks for: \p T, its alias
+/// templates and member typedefs followed one step of sugar at a time, and
+/// the template arguments on the way (`decay_t<invoke_result_t<F, int>>`).
+const CXXRecordDecl *queryBehind(QualType T, const ASTContext &Context,
+                                 std::string &Name, int Depth = 0) {
+  for (int Step = 0; Step < 16 && !T.isNull() && Depth < 4; ++Step) {
+    const Type *Ty = T.getTypePtr();
+    if (const auto *Typedef = dyn_cast<TypedefType>(Ty)) {
+      const NestedNameSpecifier Qualifier = Typedef->getQualifier();
+      if (Qualifier.getKind() == NestedNameSpecifier::Kind::Type)
+        if (const CXXRecordDecl *Closure =
+                queriedClosure(Qualifier.getAsType(), Name))
+          return Closure;
+      if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(
+              Typedef->getDecl()->getDeclContext()))
+        if (const CXXRecordDecl *Closure = queriedClosure(*Spec, Name))
+          return Closure;
+    }
+    if (const auto *Spec = dyn_cast<TemplateSpecializationType>(Ty)) {
+      if (!Spec->isTypeAlias()) {
+        if (const CXXRecordDecl *Closure = queriedClosure(Ty, Name))
+          return Closure;
+        if (const auto *Record = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+                Ty->getAsCXXRecordDecl()))
+          if (const CXXRecordDecl *Closure = defaultArgumentQuery(
+                  *Record, Name, Spec->template_arguments().size()))
+            return Closure;
+      }
+      for (const TemplateArgument &Arg : Spec->template_arguments()) {
+        if (Arg.getKind() != TemplateArgument::Type)
+          continue;
+        llvm::SmallPtrSet<const CXXRecordDecl *, 2> Closures;
+        utils::closuresIn(Arg.getAsType(), Closures);
+        if (Closures.empty())
+          continue;
+        if (const CXXRecordDecl *Closure =
+                queryBehind(Arg.getAsType(), Context, Name, Depth + 1))
+          return Closure;
+      }
+    }
+    const QualType Next = T.getSingleStepDesugaredType(Context);
+    if (Next == T)
+      break;
+    T = Next;
+  }
+  return nullptr;
+}
+
+const NamedDecl *lookupOne(const DeclContext &Context, StringRef Name) {
+  const DeclContext::lookup_result Found = Context.lookup(
+      DeclarationName(&Context.getParentASTContext().Idents.get(Name)));
+  return Found.empty() ? nullptr : Found.front();
+}
+
+bool hasMemberNamed(const CXXRecordDecl &Record, const IdentifierInfo &Name,
+                    int Depth = 0) {
+  const CXXRecordDecl *Definition = Record.getDefinition();
+  if (!Definition || Depth > 8)
+    return false;
+  if (!Definition->lookup(DeclarationName(&Name)).empty())
+    return true;
+  for (const CXXBaseSpecifier &Base : Definition->bases())
+    if (const CXXRecordDecl *BaseRecord = Base.getType()->getAsCXXRecordDecl())
+      if (hasMemberNamed(*BaseRecord, Name, Depth + 1))
+        return true;
+  return false;
+}
+
+/// The closure of a `std::invoke_result`/`std::result_of` (or cuda::std)
+/// that clang instantiated without a `type`: it could not call the closure
+/// from the code that asked, a `__device__` call operator from host code.
+const CXXRecordDecl *failedQuery(const ClassTemplateSpecializationDecl &Spec,
+                                 std::string &Name) {
+  Name = utils::qualifiedNameWithoutInline(*Spec.getSpecializedTemplate());
+  if (Name != "std::invoke_result" && Name != "std::result_of" &&
+      Name != "cuda::std::invoke_result" && Name != "cuda::std::result_of")
+    return nullptr;
+  const ArrayRef<TemplateArgument> Args = Spec.getTemplateArgs().asArray();
+  if (Args.empty() || Args[0].getKind() != TemplateArgument::Type ||
+      !Spec.isThisDeclarationADefinition())
+    return nullptr;
+  const CXXRecordDecl *Closure = closureIn(Args[0].getAsType());
+  if (!Closure)
+    return nullptr;
+  const IdentifierInfo &TypeName = Spec.getASTContext().Idents.get("type");
+  return hasMemberNamed(Spec, TypeName) ? nullptr : Closure;
+}
+
 } // namespace
 
 void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
@@ -121,10 +339,11 @@ void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
       typeLoc(loc(decltypeType()), unless(isExpansionInSystemHeader()))
           .bind("decltype"),
       this);
-  Finder->addMatcher(
-      templateSpecializationTypeLoc(unless(isExpansionInSystemHeader()))
-          .bind("specialization"),
-      this);
+  // Everywhere, system headers included: a library's own question about a
+  // closure is followed back to the user's code at the end.
+  Finder->addMatcher(templateSpecializationTypeLoc().bind("specialization"),
+                     this);
+  utils::matchInstantiations(*Finder, this);
   Finder->addMatcher(
       callExpr(callee(functionDecl(
                    hasAnyName("::thrust::make_transform_iterator",
@@ -132,6 +351,11 @@ void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
                unless(isExpansionInSystemHeader()))
           .bind("library"),
       this);
+  // Calls from the user's code into a library (whose own code clang-tidy
+  // does not match): walked at the end.
+  Finder->addMatcher(declRefExpr(to(functionDecl())).bind("call"), this);
+  Finder->addMatcher(memberExpr(member(functionDecl())).bind("call"), this);
+  Finder->addMatcher(cxxConstructExpr().bind("call"), this);
 }
 
 void LambdaHostReturnTypeQueryCheck::check(
@@ -140,10 +364,35 @@ void LambdaHostReturnTypeQueryCheck::check(
   if (const std::optional<utils::Callable> Code =
           utils::matchedCallable(Result)) {
     DeviceCode.add(*Code);
+    const utils::ExecutionSpace Space =
+        utils::executionSpaceOf(Code->function());
+    if (Space == utils::ExecutionSpace::Device ||
+        Space == utils::ExecutionSpace::Global) {
+      DeviceRanges.add(Code->function().getSourceRange(),
+                       *Result.SourceManager);
+    }
+    return;
+  }
+  if (const Decl *Instantiation = utils::matchedInstantiation(Result)) {
+    Index.add(*Instantiation, *Result.SourceManager);
     return;
   }
   if (const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda")) {
     Lambdas[Lambda->getLambdaClass()] = Lambda;
+    return;
+  }
+  if (const auto *Call = Result.Nodes.getNodeAs<Expr>("call")) {
+    const FunctionDecl *Callee = nullptr;
+    SourceLocation At = Call->getBeginLoc();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Call))
+      Callee = dyn_cast<FunctionDecl>(Ref->getDecl());
+    else if (const auto *Member = dyn_cast<MemberExpr>(Call)) {
+      Callee = dyn_cast<FunctionDecl>(Member->getMemberDecl());
+      At = Member->getMemberLoc();
+    } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Call))
+      Callee = Construct->getConstructor();
+    if (Callee && utils::isHostLibraryInstantiation(*Callee))
+      LibraryCalls.emplace_back(Callee, At);
     return;
   }
   if (const auto *Loc = Result.Nodes.getNodeAs<TypeLoc>("decltype")) {
@@ -165,14 +414,31 @@ void LambdaHostReturnTypeQueryCheck::check(
     if (!Template)
       return;
     const std::string Name = utils::qualifiedNameWithoutInline(*Template);
+    const SourceManager &SM = *Result.SourceManager;
+    const bool InSystemHeader =
+        SM.isInSystemHeader(SM.getExpansionLoc(Loc->getBeginLoc()));
     static const llvm::StringRef Queried[] = {
         "std::invoke_result",        "std::invoke_result_t",
         "std::result_of",            "std::result_of_t",
         "cuda::std::invoke_result",  "cuda::std::invoke_result_t",
         "cuda::std::result_of",      "cuda::std::result_of_t",
         "thrust::transform_iterator", "cuda::transform_iterator"};
-    if (llvm::find(Queried, Name) == std::end(Queried))
+    if (InSystemHeader || llvm::find(Queried, Name) == std::end(Queried)) {
+      // Asked inside an instantiation, or in a spelling of the user's own
+      // (an alias template): followed back at the end.
+      llvm::SmallPtrSet<const CXXRecordDecl *, 2> Closures;
+      for (const TemplateArgument &Arg : Spec->template_arguments())
+        if (Arg.getKind() == TemplateArgument::Type)
+          utils::closuresIn(Arg.getAsType(), Closures);
+      if (Closures.empty())
+        return;
+      std::string Query;
+      if (const CXXRecordDecl *Closure =
+              queryBehind(QualType(Spec, 0), *Result.Context, Query))
+        Instantiated.push_back(
+            {Loc->getTemplateNameLoc(), Closure, "'" + Name + "'", false});
       return;
+    }
     for (const TemplateArgument &Arg : Spec->template_arguments()) {
       if (Arg.getKind() != TemplateArgument::Type)
         continue;
@@ -199,16 +465,100 @@ void LambdaHostReturnTypeQueryCheck::check(
   }
 }
 
+namespace {
+
+/// The return type to suggest for \p Lambda (empty when none is spellable)
+/// and the name of the variable it initializes (" 'name'" or empty).
+std::pair<std::string, std::string> describe(const LambdaExpr &Lambda,
+                                             const CXXRecordDecl &Closure,
+                                             const ASTContext &Context) {
+  // The deduced return type, when one type holds for every call.
+  const CXXMethodDecl *Op = Lambda.getCallOperator();
+  std::string Spelled;
+  if (!Lambda.hasExplicitResultType() && !Lambda.isGenericLambda() &&
+      !Op->getReturnType()->isUndeducedType() &&
+      spellable(Op->getReturnType())) {
+    PrintingPolicy Policy(Context.getLangOpts());
+    Policy.SuppressScope = false;
+    Spelled =
+        TypeName::getFullyQualifiedName(Op->getReturnType(), Context, Policy);
+  }
+  std::string Name;
+  if (const auto *Var =
+          utils::findLambda(Closure).Ancestors.parentOf(Lambda).get<VarDecl>())
+    Name = " '" + Var->getNameAsString() + "'";
+  return {Spelled, Name};
+}
+
+} // namespace
+
 void LambdaHostReturnTypeQueryCheck::onEndOfTranslationUnit() {
   llvm::DenseSet<const LambdaExpr *> Fixed;
+  llvm::DenseSet<const LambdaExpr *> ReportedLambdas;
   std::set<std::pair<unsigned, const CXXRecordDecl *>> Reported;
+  if (!Context)
+    return;
+  const SourceManager &SM = Context->getSourceManager();
+  // A question written in a template of the user's and asked in its
+  // instantiation is reported at the lambda, with the way from the user's
+  // line that instantiated it.
+  // Only in the host pass: there a library's host-device functions hold
+  // their host branches (NV_IF_TARGET), which nvcc's host pass compiles; in
+  // the device pass they hold the device branches.
+  if (Context->getLangOpts().CUDAIsDevice)
+    LibraryCalls.clear();
+  for (const auto &[Callee, At] : LibraryCalls)
+    for (const utils::HostLibraryWalk::Site &Site : Library.sitesOf(
+             *Callee, [&](QualType T, std::string &What) {
+               std::string Query;
+               const CXXRecordDecl *Closure =
+                   queryBehind(T, *Context, Query);
+               if (Closure)
+                 What = "'" + Query + "'";
+               return Closure;
+             }))
+      Instantiated.push_back(
+          {Site.Loc, Site.Closure, Site.What, false, Callee, At});
+  // std::invoke_result and std::result_of that clang instantiated for a
+  // closure without a 'type': read from the class templates' lists of
+  // specializations (clang-tidy does not match inside system headers).
+  if (!Lambdas.empty())
+    if (const auto *Std = dyn_cast_or_null<NamespaceDecl>(
+            lookupOne(*Context->getTranslationUnitDecl(), "std")))
+      for (StringRef Name : {"invoke_result", "result_of"})
+        if (const auto *Template =
+                dyn_cast_or_null<ClassTemplateDecl>(lookupOne(*Std, Name)))
+          for (const ClassTemplateSpecializationDecl *Spec :
+               Template->specializations()) {
+            std::string Query;
+            if (const CXXRecordDecl *Closure = failedQuery(*Spec, Query))
+              if (Lambdas.count(Closure))
+                Instantiated.push_back({Spec->getPointOfInstantiation(),
+                                        Closure, "'" + Query + "'", true});
+          }
+  llvm::SmallVector<Query, 8> Written;
+  for (const Query &Q : Queries) {
+    if (!Index.climb(Q.Loc, *Q.Closure, SM).Steps.empty())
+      Instantiated.push_back({Q.Loc, Q.Closure, Q.What, false});
+    else
+      Written.push_back(Q);
+  }
   llvm::SmallVector<DynTypedNode, 8> Places;
-  for (const Query &Q : Queries)
+  for (const Query &Q : Written)
     Places.push_back(Q.Where);
   // Device code may ask: the device pass knows the type.
   const llvm::DenseSet<DynTypedNode> InDeviceCode =
       DeviceCode.containing(Places);
-  for (const Query &Q : Queries) {
+  auto AddFix = [&](DiagnosticBuilder &Diag, const LambdaExpr &Lambda,
+                    const std::string &Spelled) {
+    const CompoundStmt *Body = Lambda.getCompoundStmtBody();
+    if (!Spelled.empty() && Body && Lambda.hasExplicitParameters() &&
+        Lambda.getBeginLoc().isFileID() && Body->getLBracLoc().isFileID() &&
+        Fixed.insert(&Lambda).second)
+      Diag << FixItHint::CreateInsertion(Body->getLBracLoc(),
+                                         "-> " + Spelled + " ");
+  };
+  for (const Query &Q : Written) {
     const LambdaExpr *Lambda = Lambdas.lookup(Q.Closure);
     if (!Lambda || InDeviceCode.contains(Q.Where) ||
         utils::extendedLambdaKindOf(*Lambda) != utils::ExtendedLambdaKind::Device ||
@@ -216,27 +566,8 @@ void LambdaHostReturnTypeQueryCheck::onEndOfTranslationUnit() {
       continue;
     if (!Reported.insert({Q.Loc.getRawEncoding(), Q.Closure}).second)
       continue;
-
-    // The deduced return type, when one type holds for every call.
-    const CXXMethodDecl *Op = Lambda->getCallOperator();
-    QualType Deduced;
-    if (!Lambda->hasExplicitResultType() && !Lambda->isGenericLambda() &&
-        !Op->getReturnType()->isUndeducedType() &&
-        spellable(Op->getReturnType()))
-      Deduced = Op->getReturnType();
-    std::string Spelled;
-    if (!Deduced.isNull()) {
-      PrintingPolicy Policy(Context->getLangOpts());
-      Policy.SuppressScope = false;
-      Spelled = TypeName::getFullyQualifiedName(Deduced, *Context, Policy);
-    }
-
-    std::string Name;
-    if (const auto *Var = utils::findLambda(*Q.Closure)
-                              .Ancestors.parentOf(*Lambda)
-                              .get<VarDecl>())
-      Name = " '" + Var->getNameAsString() + "'";
-
+    ReportedLambdas.insert(Lambda);
+    const auto [Spelled, Name] = describe(*Lambda, *Q.Closure, *Context);
     {
       auto Diag =
           diag(Q.Loc, "host code asks %0 for the return type of extended "
@@ -244,12 +575,7 @@ void LambdaHostReturnTypeQueryCheck::onEndOfTranslationUnit() {
                       "know (it sees 'int'); give the lambda a trailing "
                       "return type%select{| '-> %3'}2")
           << Q.What << Name << (Spelled.empty() ? 0 : 1) << Spelled;
-      const CompoundStmt *Body = Lambda->getCompoundStmtBody();
-      if (!Spelled.empty() && Body && Lambda->hasExplicitParameters() &&
-          Lambda->getBeginLoc().isFileID() && Body->getLBracLoc().isFileID() &&
-          Fixed.insert(Lambda).second)
-        Diag << FixItHint::CreateInsertion(Body->getLBracLoc(),
-                                           "-> " + Spelled + " ");
+      AddFix(Diag, *Lambda, Spelled);
     }
     diag(Lambda->getBeginLoc(),
          "extended __device__ lambda%0 defined here; its return type is "
@@ -257,7 +583,74 @@ void LambdaHostReturnTypeQueryCheck::onEndOfTranslationUnit() {
          DiagnosticIDs::Note)
         << Name;
   }
+
+  // Questions asked inside instantiations: followed back through the
+  // instantiations clang made to the line the user wrote, and reported at
+  // the lambda when that line is host code.
+  if (!Instantiated.empty()) {
+    auto InDeviceRange = [&](SourceLocation Loc) {
+      return DeviceRanges.contains(Loc, SM);
+    };
+    std::set<std::pair<unsigned, const LambdaExpr *>> ReportedOrigins;
+    for (const Asked &A : Instantiated) {
+      const LambdaExpr *Lambda = Lambdas.lookup(A.Closure);
+      if (!Lambda || ReportedLambdas.contains(Lambda) ||
+          utils::extendedLambdaKindOf(*Lambda) !=
+              utils::ExtendedLambdaKind::Device ||
+          !returnTypeHidden(*Lambda))
+        continue;
+      const utils::InstantiationChain Chain =
+          Index.climb(A.Entry ? A.EntryLoc : A.Loc, *A.Closure, SM);
+      // Asked only by device code, or the way back is lost in a library
+      // (an alias template, a class member): nothing to show the user.
+      if (Chain.ThroughDeviceCode || InDeviceRange(Chain.Origin) ||
+          InDeviceRange(A.Entry ? A.EntryLoc : A.Loc))
+        continue;
+      if (!A.Failed && (Chain.Origin.isInvalid() ||
+                        SM.isInSystemHeader(SM.getExpansionLoc(Chain.Origin))))
+        continue;
+      if (!ReportedOrigins
+               .insert({SM.getExpansionLoc(Chain.Origin).getRawEncoding(),
+                        Lambda})
+               .second)
+        continue;
+      std::string Through;
+      if (A.Entry)
+        Through = utils::instantiatedName(*A.Entry);
+      if (!Chain.Steps.empty())
+        Through = utils::instantiatedName(*Chain.Steps.back().Instantiated);
+      const auto [Spelled, Name] = describe(*Lambda, *A.Closure, *Context);
+      {
+        auto Diag = diag(Lambda->getBeginLoc(),
+                         "host code asks %0 for the return type of extended "
+                         "__device__ lambda%1%select{| through '%5'}4, which "
+                         "nvcc's host pass does not know (it sees "
+                         "'int')%select{| and clang cannot form}6; give the "
+                         "lambda a trailing return type%select{| '-> %3'}2")
+                    << A.What << Name << (Spelled.empty() ? 0 : 1) << Spelled
+                    << (Through.empty() ? 0 : 1) << Through
+                    << (A.Failed ? 1 : 0);
+        AddFix(Diag, *Lambda, Spelled);
+      }
+      diag(A.Loc, "%0 asks for the return type here", DiagnosticIDs::Note)
+          << A.What;
+      if (A.Entry)
+        diag(A.EntryLoc, "in instantiation of '%0' requested here",
+             DiagnosticIDs::Note)
+            << utils::instantiatedName(*A.Entry);
+      for (const utils::InstantiationStep &Step : Chain.Steps)
+        if (!SM.isInSystemHeader(SM.getExpansionLoc(Step.RequestedAt)))
+          diag(Step.RequestedAt, "in instantiation of '%0' requested here",
+               DiagnosticIDs::Note)
+              << utils::instantiatedName(*Step.Instantiated);
+    }
+  }
   Queries.clear();
+  Instantiated.clear();
+  LibraryCalls.clear();
+  Library.clear();
+  Index.clear();
+  DeviceRanges.clear();
   Lambdas.clear();
   DeviceCode.clear();
 }

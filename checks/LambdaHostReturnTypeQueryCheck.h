@@ -5,6 +5,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "utils/CallableCode.h"
+#include "utils/InstantiationChain.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -15,6 +16,13 @@ namespace clang::tidy::cuda {
 /// `std::invoke_result`/`std::result_of` (and `cuda::std::`), and
 /// `thrust::make_transform_iterator`/`thrust::transform_iterator`. nvcc's host
 /// pass sees a placeholder whose call operator returns `int`.
+///
+/// The same question asked inside a template instantiation (a user's
+/// template, thrust, cub, libcu++), whatever the library calls it, is
+/// followed through the instantiations clang made back to the user's line
+/// and reported at the lambda; so is a `std::invoke_result` that clang could
+/// not form because the lambda is `__device__` and the asking code is host
+/// code.
 class LambdaHostReturnTypeQueryCheck : public ClangTidyCheck {
 public:
   using ClangTidyCheck::ClangTidyCheck;
@@ -37,6 +45,25 @@ private:
   /// outside any function.
   utils::DeviceOnlyCode DeviceCode;
   llvm::SmallVector<Query, 8> Queries;
+  /// A question asked inside an instantiation (or one clang failed to
+  /// answer), to be followed back to the user's code.
+  struct Asked {
+    SourceLocation Loc;
+    const CXXRecordDecl *Closure;
+    std::string What;
+    bool Failed; ///< clang could not form the answer
+    /// For a question asked inside a library: the library function the
+    /// user's code calls, and where.
+    const FunctionDecl *Entry = nullptr;
+    SourceLocation EntryLoc;
+  };
+  /// Calls from the user's code into library instantiations.
+  std::vector<std::pair<const FunctionDecl *, SourceLocation>> LibraryCalls;
+  utils::HostLibraryWalk Library;
+  std::vector<Asked> Instantiated;
+  utils::InstantiationIndex Index;
+  /// The text of device-only functions and lambdas.
+  utils::TextRanges DeviceRanges;
   ASTContext *Context = nullptr;
 };
 
