@@ -21,7 +21,7 @@ namespace {
 
 /// The closure class named by \p T: the type itself after references and
 /// qualifiers, or the callee of a `result_of<F(Args...)>` function type.
-const CXXRecordDecl *queriedClosure(QualType T) {
+const CXXRecordDecl *closureOrResultCallee(QualType T) {
   if (T.isNull())
     return nullptr;
   T = T.getCanonicalType().getNonReferenceType();
@@ -40,7 +40,7 @@ const CXXRecordDecl *calledClosureIn(const Stmt *S) {
   // conversion to a function pointer instead.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
     if (Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
-      if (const CXXRecordDecl *Closure = queriedClosure(Op->getArg(0)->getType()))
+      if (const CXXRecordDecl *Closure = closureOrResultCallee(Op->getArg(0)->getType()))
         return Closure;
   if (const auto *Call = dyn_cast<CallExpr>(S))
     if (const auto *Conversion = dyn_cast<CXXMemberCallExpr>(
@@ -134,7 +134,7 @@ const CXXRecordDecl *queriedClosure(const ClassTemplateSpecializationDecl &Spec,
   const ArrayRef<TemplateArgument> Args = Spec.getTemplateArgs().asArray();
   if (Args.empty() || Args[0].getKind() != TemplateArgument::Type)
     return nullptr;
-  return closureIn(Args[0].getAsType());
+  return closureOrResultCallee(Args[0].getAsType());
 }
 
 const CXXRecordDecl *queriedClosure(const Type *T, std::string &Name) {
@@ -229,7 +229,7 @@ const CXXRecordDecl *defaultArgumentQuery(
     if (Asked < 0 || static_cast<size_t>(Asked) >= Args.size() ||
         Args[Asked].getKind() != TemplateArgument::Type)
       continue;
-    if (const CXXRecordDecl *Closure = closureIn(Args[Asked].getAsType())) {
+    if (const CXXRecordDecl *Closure = closureOrResultCallee(Args[Asked].getAsType())) {
       Name = utils::qualifiedNameWithoutInline(*Spec.getSpecializedTemplate());
       if (const auto *Written =
               Default->getType()->getAs<TemplateSpecializationType>())
@@ -323,7 +323,7 @@ const CXXRecordDecl *failedQuery(const ClassTemplateSpecializationDecl &Spec,
   if (Args.empty() || Args[0].getKind() != TemplateArgument::Type ||
       !Spec.isThisDeclarationADefinition())
     return nullptr;
-  const CXXRecordDecl *Closure = closureIn(Args[0].getAsType());
+  const CXXRecordDecl *Closure = closureOrResultCallee(Args[0].getAsType());
   if (!Closure)
     return nullptr;
   const IdentifierInfo &TypeName = Spec.getASTContext().Idents.get("type");
@@ -442,7 +442,7 @@ void LambdaHostReturnTypeQueryCheck::check(
     for (const TemplateArgument &Arg : Spec->template_arguments()) {
       if (Arg.getKind() != TemplateArgument::Type)
         continue;
-      if (const CXXRecordDecl *Closure = queriedClosure(Arg.getAsType())) {
+      if (const CXXRecordDecl *Closure = closureOrResultCallee(Arg.getAsType())) {
         Queries.push_back({Loc->getTemplateNameLoc(), Closure,
                            "'" + Name + "'", DynTypedNode::create(*Loc)});
         return;
@@ -452,7 +452,7 @@ void LambdaHostReturnTypeQueryCheck::check(
   }
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library")) {
     for (const Expr *Arg : Call->arguments()) {
-      const CXXRecordDecl *Closure = queriedClosure(Arg->getType());
+      const CXXRecordDecl *Closure = closureOrResultCallee(Arg->getType());
       if (!Closure)
         continue;
       Queries.push_back(

@@ -189,11 +189,12 @@ bool TextRanges::contains(SourceLocation Loc, const SourceManager &SM) const {
   return false;
 }
 
-namespace {
+// Not in an anonymous namespace: AST_MATCHER opens a namespace 'internal',
+// and one inside an anonymous namespace makes every later 'internal' of
+// utils ambiguous in a unity build.
 AST_MATCHER(Decl, isTemplateInstantiationDecl) {
   return utils::isTemplateInstantiation(Node);
 }
-} // namespace
 
 void matchInstantiations(MatchFinder &Finder,
                          MatchFinder::MatchCallback *Check) {
