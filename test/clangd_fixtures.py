@@ -40,14 +40,19 @@ from lsp_client import LspClient, findings  # noqa: E402
 from run_fixtures import (PLUGIN_CUDA_FLAGS, PLUGIN_NVCC_COMPAT_FLAGS,  # noqa: E402
                           matches, parse_fixture)
 
-# fixture (relative to the fixtures root) -> the reason, as in its check's
-# doc ("In clangd").
+# fixture (relative to the fixtures root) -> the reason, as in
+# docs/integration.md ("Compared with the drop-in and with a stock clangd").
 KNOWN_DIFFERENCES = {
     "cuda-lambda-missing-annotation/host-only-annotation.cu":
         "clang's own error (reference to a __host__ operator() from the "
         "kernel), not a cuda-* finding: clangd publishes it without its note "
         "\"'operator()' declared here\", which sits where the check's warning "
         "is",
+    "cuda-lambda-host-return-type-query/clang-cannot-form.cu":
+        "clang's own error (no type named 'type' in 'std::invoke_result<...>'), "
+        "not a cuda-* finding: clangd places it at the start of its range "
+        "(column 17, 'typename') where clang-tidy places its caret (column 55, "
+        "'type')",
 }
 
 
@@ -180,7 +185,10 @@ def main():
                 if not missing and not extra:
                     print(f"PASS {name} ({len(got)})")
                     continue
-                if name in KNOWN_DIFFERENCES:
+                # A known difference covers clang's own diagnostics only: a
+                # cuda-* finding missing or extra fails the fixture anyway.
+                ours = [d for d in missing + extra if "[cuda-" in str(d)]
+                if name in KNOWN_DIFFERENCES and not ours:
                     known += 1
                     print(f"KNOWN {name}: {KNOWN_DIFFERENCES[name]}")
                 else:
