@@ -1,6 +1,7 @@
 //===--- Shard.cpp - cuda-lambda-tidy -----------------------------------===//
 
 #include "Shard.h"
+#include "TidyOutput.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -184,18 +185,8 @@ llvm::Expected<std::string> mergeSarifLogs(llvm::ArrayRef<std::string> Logs) {
     ResultArray.push_back(std::move(Result));
   }
   (*Driver)["rules"] = std::move(RuleArray);
-  llvm::json::Object Log{
-      {"$schema", Schema},
-      {"version", "2.1.0"},
-      {"runs", llvm::json::Array{llvm::json::Object{
-                   {"tool", llvm::json::Object{{"driver", std::move(*Driver)}}},
-                   {"columnKind", ColumnKind},
-                   {"results", std::move(ResultArray)}}}}};
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Log))) << "\n";
-  OS.flush();
-  return Text;
+  return writeSarifLog(std::move(*Driver), std::move(ResultArray), Schema,
+                       ColumnKind);
 }
 
 } // namespace cuda_lambda_tidy

@@ -431,13 +431,18 @@ std::string renderSarif(llvm::ArrayRef<PrintedDiagnostic> Diagnostics,
                             {"rules", std::move(Rules)}};
   if (!ToolVersion.empty())
     Driver["version"] = ToolVersion;
+  return writeSarifLog(std::move(Driver), std::move(Results));
+}
+
+std::string writeSarifLog(llvm::json::Object Driver, llvm::json::Array Results,
+                          llvm::StringRef Schema, llvm::StringRef ColumnKind) {
   llvm::json::Object Log{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"$schema", Schema},
       {"version", "2.1.0"},
       {"runs",
        llvm::json::Array{llvm::json::Object{
            {"tool", llvm::json::Object{{"driver", std::move(Driver)}}},
-           {"columnKind", "unicodeCodePoints"},
+           {"columnKind", ColumnKind},
            {"results", std::move(Results)}}}}};
   std::string Text;
   llvm::raw_string_ostream OS(Text);

@@ -14,6 +14,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 #include <functional>
 #include <string>
 #include <vector>
@@ -101,6 +102,13 @@ std::string artifactUri(llvm::StringRef Path);
 std::string renderSarif(llvm::ArrayRef<PrintedDiagnostic> Diagnostics,
                         const clang::tooling::TranslationUnitDiagnostics &Fixes,
                         llvm::StringRef ToolVersion, llvm::StringRef DocsBase);
+
+/// The text of a SARIF 2.1.0 log holding one run: \p Driver as its
+/// `tool.driver`, \p Results as its results.
+std::string writeSarifLog(
+    llvm::json::Object Driver, llvm::json::Array Results,
+    llvm::StringRef Schema = "https://json.schemastore.org/sarif-2.1.0.json",
+    llvm::StringRef ColumnKind = "unicodeCodePoints");
 
 } // namespace cuda_lambda_tidy
 
