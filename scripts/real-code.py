@@ -4,6 +4,7 @@
   real-code.py [--projects FILE] [--root DIR] [--tidy BIN]
                [--copy-tidy-from BUILT_BIN] [--out DIR]
                [-j N] [--timeout S] [--sample N] [--sample-for NAME=N]...
+               [--sample-skip NAME=K]...
                [--files-matching REGEX] [--lambda-files] [--only NAME[,NAME]]
                [--triage FILE] [--extra-arg ARG]...
   real-code.py --nvcc-check N --out DIR [--only ...] [-j N]
@@ -799,6 +800,10 @@ def main():
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--sample-for", action="append", default=[],
                     metavar="NAME=N", help="--sample for one project")
+    ap.add_argument("--sample-skip", action="append", default=[],
+                    metavar="NAME=K",
+                    help="leave out the first K files of a project's sample "
+                         "(its order: the rest of a run stopped after K)")
     ap.add_argument("--files-matching", default="")
     ap.add_argument("--lambda-files", action="store_true",
                     help="only the files the census counts (a device lambda "
@@ -937,6 +942,10 @@ def main():
                 n = int(v)
         chosen = sample(p, [x for x in files if x[0] in lambda_files]
                         if a.lambda_files else files, n, a.files_matching)
+        for x in a.sample_skip:
+            k, _, v = x.partition("=")
+            if k == p["name"]:
+                chosen = chosen[int(v):]
         results["projects"][p["name"]] = {
             "repository": p["repository"], "commit": p["commit"],
             "src": p["src"], "build": p["build"], "db_entries": n_entries,
