@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lsp_client import LspClient, findings  # noqa: E402
+from lsp_client import LspClient, LspError, findings  # noqa: E402
 from run_fixtures import NVCC_FLAGS, CUDA_PATH, matches, parse_fixture  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,11 +129,15 @@ def main():
             compare(expected, [f for f in findings(diags, uri)
                                if f[2] != "note"], "after the edit back")
             print("didChange (original): every finding is back")
+        except LspError as error:
+            client.shutdown()  # the log is complete once the server is gone
+            fail(f"{error}; the server's log ends:\n"
+                 + (tmp / "clangd.log").read_text()[-6000:])
         finally:
             status = client.shutdown()
         if status != 0:
             fail(f"cuda-lambda-clangd exited with {status}:\n"
-                 + (tmp / "clangd.log").read_text()[-3000:])
+                 + (tmp / "clangd.log").read_text()[-6000:])
     print("PASS")
 
 
