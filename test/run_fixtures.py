@@ -36,6 +36,10 @@ Modes:
         then apply --fix to a copy: every changed line must be a CHECK-FIXES
         line and every CHECK-FIXES line must appear, a second --fix must change
         nothing, and with NVCC-AFTER-FIX the fixed copy must compile with nvcc.
+        With --fixes=exported the lint's own --export-fixes file is applied
+        instead of the two --fix runs (one parse instead of three): the same
+        lines are checked, the second --fix is not. The drop-in's --fix is
+        the normal run's; the other routes use this.
   nvcc  compile every fixture with nvcc and compare with its NVCC verdict.
 
 Prints one line per fixture and closes with 'N passed, N failed'.
@@ -206,8 +210,9 @@ def lint_fixture(fixture: Fixture, route: Route):
         # What --fix would apply: when the lint offered no fix-it and none is
         # expected, the two --fix runs below could change nothing, and are
         # left out (a missing file is taken as "there may be fix-its").
-        offers_fixes = (not exported.exists()
-                        or REPLACEMENT_RE.search(exported.read_text()) is not None)
+        exported_text = exported.read_text() if exported.exists() else None
+        offers_fixes = (exported_text is None
+                        or REPLACEMENT_RE.search(exported_text) is not None)
     if result.returncode < 0 or "Stack dump" in result.stderr:
         return [f"the linter crashed (status {result.returncode}):\n{result.stderr[-2000:]}"]
     actual, elsewhere = diagnostics_in(result.stdout, fixture.path)
@@ -234,7 +239,14 @@ def lint_fixture(fixture: Fixture, route: Route):
         for sibling in fixture.path.parent.glob("*.cuh"):
             shutil.copy(sibling, Path(tmp) / sibling.name)
         original = copy.read_text().splitlines()
-        run(route.command(fixture, copy, ["--fix"]))
+        if route.args.fixes == "exported":
+            if exported_text is None:
+                return ["the linter wrote no --export-fixes file"]
+            error = apply_exported_fixes(exported_text, fixture.path, copy)
+            if error:
+                return [error]
+        else:
+            run(route.command(fixture, copy, ["--fix"]))
         fixed = copy.read_text().splitlines()
         changed = [line.strip() for tag, _, _, j1, j2 in
                    difflib.SequenceMatcher(a=original, b=fixed).get_opcodes()
@@ -251,15 +263,44 @@ def lint_fixture(fixture: Fixture, route: Route):
                 problems.append(f"CHECK-FIXES not found (in order) after --fix: {want}")
         if problems:
             return problems
-        run(route.command(fixture, copy, ["--fix"]))
-        if copy.read_text().splitlines() != fixed:
-            problems.append("a second --fix changed the file again")
+        if route.args.fixes == "applied":
+            run(route.command(fixture, copy, ["--fix"]))
+            if copy.read_text().splitlines() != fixed:
+                problems.append("a second --fix changed the file again")
         if fixture.nvcc_after_fix:
             returncode, output = NVCC_RECORD.compile(
                 nvcc_command(fixture, copy), copy, fixture.path.parent, tmp)
             if returncode != 0:
                 problems.append("nvcc rejects the fixed file:\n" + output[-3000:])
     return problems
+
+
+def apply_exported_fixes(exported_text, source: Path, copy: Path):
+    """Writes into the copy what --fix does to the source: the replacements
+    of the warnings (not of their notes, as without --fix-notes) in an
+    --export-fixes file, identical ones once; nothing at all where the
+    compiler reported an error (clang-tidy applies no fix then, without
+    --fix-errors). Returns a problem, or None."""
+    import yaml  # only this mode needs it
+    replacements = set()
+    diags = (yaml.safe_load(exported_text) or {}).get("Diagnostics") or []
+    if any(d.get("Level") == "Error" for d in diags):
+        return None
+    for diag in diags:
+        for r in diag.get("DiagnosticMessage", {}).get("Replacements") or []:
+            if Path(r["FilePath"]).resolve() == source.resolve():
+                replacements.add((int(r["Offset"]), int(r["Length"]),
+                                  r.get("ReplacementText") or ""))
+    data = copy.read_bytes()
+    end = len(data) + 1
+    for offset, length, text in sorted(replacements, reverse=True):
+        if offset + length > end:
+            return ("two exported fix-its overlap at offset %d: --fix would "
+                    "apply only one" % offset)
+        data = data[:offset] + text.encode() + data[offset + length:]
+        end = offset
+    copy.write_bytes(data)
+    return None
 
 
 class NvccRecord:
@@ -398,6 +439,11 @@ def main():
                         help="skip the fixtures that #include a header whose "
                              "name matches REGEX (e.g. '^(thrust|cub)/' with "
                              "--cuda-toolkit=none)")
+    parser.add_argument("--fixes", choices=["applied", "exported"],
+                        default="applied",
+                        help="check fix-its by running --fix twice (applied) "
+                             "or by applying the lint's --export-fixes file "
+                             "(exported: one parse, no idempotence check)")
     parser.add_argument("--nvcc-record", metavar="JSON",
                         help="reuse nvcc's results recorded in JSON for "
                              "unchanged fixtures, nvcc and flags; compile "
