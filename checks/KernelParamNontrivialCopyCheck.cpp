@@ -10,21 +10,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
-KernelParamNontrivialCopyCheck::KernelParamNontrivialCopyCheck(
-    StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      AllowedTypesOption(Options.get("AllowedTypes", "")),
-      AllowedTypes(AllowedTypesOption) {}
-
-void KernelParamNontrivialCopyCheck::storeOptions(
-    ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "AllowedTypes", AllowedTypesOption);
-}
-
-void KernelParamNontrivialCopyCheck::registerMatchers(MatchFinder *Finder) {
-  utils::matchCrossingSites(*Finder, this);
-}
-
 namespace {
 
 /// Why a class's copy or destruction matters across the boundary.
@@ -248,7 +233,7 @@ void KernelParamNontrivialCopyCheck::check(
     const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
   for (const utils::BoundaryCrossing &Crossing : utils::crossingsOf(Result)) {
-    if (Reported.contains(Crossing.Loc))
+    if (alreadyReported(Crossing))
       continue;
     Finding Found;
     std::optional<utils::ByValuePart> Part = utils::findByValuePart(
@@ -258,7 +243,7 @@ void KernelParamNontrivialCopyCheck::check(
           // their captures checked where they are written.
           if (Record.isTriviallyCopyable() ||
               utils::isLibraryType(Record) ||
-              AllowedTypes.allows(Record) ||
+              allowed(Record) ||
               utils::isDeviceLambdaClosure(Record))
             return utils::PartVerdict::Skip;
           Found = hazardOf(Record, SM);
@@ -269,7 +254,7 @@ void KernelParamNontrivialCopyCheck::check(
         });
     if (!Part)
       continue;
-    Reported.insert(Crossing.Loc);
+    markReported(Crossing);
     const bool InMember = !Part->Members.empty();
     switch (Found.Kind) {
     case Hazard::StoresAddress: {

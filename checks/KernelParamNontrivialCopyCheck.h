@@ -3,9 +3,7 @@
 #ifndef CUDA_LAMBDA_TIDY_KERNELPARAMNONTRIVIALCOPYCHECK_H
 #define CUDA_LAMBDA_TIDY_KERNELPARAMNONTRIVIALCOPYCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
-#include "utils/KernelBoundary.h"
-#include "llvm/ADT/DenseSet.h"
+#include "utils/KernelBoundaryCheck.h"
 
 namespace clang::tidy::cuda {
 
@@ -16,20 +14,10 @@ namespace clang::tidy::cuda {
 /// destructor that frees memory, or writes through a pointer member, while
 /// the copy constructor is the implicit shallow one. Handles designed to be
 /// byte-copied (reference-counted views, iterators) are not reported.
-class KernelParamNontrivialCopyCheck : public ClangTidyCheck {
+class KernelParamNontrivialCopyCheck : public utils::KernelBoundaryCheck {
 public:
-  KernelParamNontrivialCopyCheck(StringRef Name, ClangTidyContext *Context);
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  using KernelBoundaryCheck::KernelBoundaryCheck;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
-
-private:
-  const std::string AllowedTypesOption;
-  const utils::AllowedTypeNames AllowedTypes;
-  llvm::DenseSet<SourceLocation> Reported;
 };
 
 } // namespace clang::tidy::cuda

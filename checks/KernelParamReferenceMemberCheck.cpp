@@ -8,21 +8,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
-KernelParamReferenceMemberCheck::KernelParamReferenceMemberCheck(
-    StringRef Name, ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      AllowedTypesOption(Options.get("AllowedTypes", "")),
-      AllowedTypes(AllowedTypesOption) {}
-
-void KernelParamReferenceMemberCheck::storeOptions(
-    ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "AllowedTypes", AllowedTypesOption);
-}
-
-void KernelParamReferenceMemberCheck::registerMatchers(MatchFinder *Finder) {
-  utils::matchCrossingSites(*Finder, this);
-}
-
 /// The first reference data member of \p Record itself.
 static const FieldDecl *firstReferenceMember(const CXXRecordDecl &Record) {
   for (const FieldDecl *Field : Record.fields())
@@ -34,14 +19,14 @@ static const FieldDecl *firstReferenceMember(const CXXRecordDecl &Record) {
 void KernelParamReferenceMemberCheck::check(
     const MatchFinder::MatchResult &Result) {
   for (const utils::BoundaryCrossing &Crossing : utils::crossingsOf(Result)) {
-    if (Reported.contains(Crossing.Loc))
+    if (alreadyReported(Crossing))
       continue;
     const FieldDecl *Member = nullptr;
     std::optional<utils::ByValuePart> Part = utils::findByValuePart(
         Crossing.Type, [&](const CXXRecordDecl &Record) {
           // A device lambda's by-reference captures are reported at the
           // lambda (cuda-lambda-reference-capture).
-          if (AllowedTypes.allows(Record) ||
+          if (allowed(Record) ||
               utils::isDeviceLambdaClosure(Record))
             return utils::PartVerdict::Skip;
           if (utils::isLibraryType(Record))
@@ -52,7 +37,7 @@ void KernelParamReferenceMemberCheck::check(
         });
     if (!Part)
       continue;
-    Reported.insert(Crossing.Loc);
+    markReported(Crossing);
     Part->Members.push_back(Member);
     const bool IsCapture = Part->Record->isLambda();
     std::string Path = Part->memberPath();

@@ -3,9 +3,7 @@
 #ifndef CUDA_LAMBDA_TIDY_KERNELPARAMREFERENCEMEMBERCHECK_H
 #define CUDA_LAMBDA_TIDY_KERNELPARAMREFERENCEMEMBERCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
-#include "utils/KernelBoundary.h"
-#include "llvm/ADT/DenseSet.h"
+#include "utils/KernelBoundaryCheck.h"
 
 namespace clang::tidy::cuda {
 
@@ -13,20 +11,10 @@ namespace clang::tidy::cuda {
 /// functor holding `const float &` passed to a kernel, captured by an
 /// extended lambda, or handed to a thrust/cub algorithm on the device. The
 /// reference is copied as the host's address.
-class KernelParamReferenceMemberCheck : public ClangTidyCheck {
+class KernelParamReferenceMemberCheck : public utils::KernelBoundaryCheck {
 public:
-  KernelParamReferenceMemberCheck(StringRef Name, ClangTidyContext *Context);
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  using KernelBoundaryCheck::KernelBoundaryCheck;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
-
-private:
-  const std::string AllowedTypesOption;
-  const utils::AllowedTypeNames AllowedTypes;
-  llvm::DenseSet<SourceLocation> Reported;
 };
 
 } // namespace clang::tidy::cuda

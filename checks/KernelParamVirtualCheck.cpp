@@ -10,20 +10,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
-KernelParamVirtualCheck::KernelParamVirtualCheck(StringRef Name,
-                                                 ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
-      AllowedTypesOption(Options.get("AllowedTypes", "")),
-      AllowedTypes(AllowedTypesOption) {}
-
-void KernelParamVirtualCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "AllowedTypes", AllowedTypesOption);
-}
-
-void KernelParamVirtualCheck::registerMatchers(MatchFinder *Finder) {
-  utils::matchCrossingSites(*Finder, this);
-}
-
 /// The first virtual function of \p Record (its own or inherited) that
 /// device code can call: without one, the host's vtable pointer is never
 /// followed on the device.
@@ -124,11 +110,11 @@ static std::optional<SourceLocation> hostConstruction(const Expr *Value) {
 
 void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
   for (const utils::BoundaryCrossing &Crossing : utils::crossingsOf(Result)) {
-    if (Reported.contains(Crossing.Loc))
+    if (alreadyReported(Crossing))
       continue;
     const CXXMethodDecl *Virtual = nullptr;
     auto Visit = [&](const CXXRecordDecl &Record) {
-      if (AllowedTypes.allows(Record) || utils::isDeviceLambdaClosure(Record))
+      if (allowed(Record) || utils::isDeviceLambdaClosure(Record))
         return utils::PartVerdict::Skip;
       if (utils::isLibraryType(Record))
         return utils::PartVerdict::Descend;
@@ -137,7 +123,7 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
     };
     if (std::optional<utils::ByValuePart> Part =
             utils::findByValuePart(Crossing.Type, Visit)) {
-      Reported.insert(Crossing.Loc);
+      markReported(Crossing);
       {
         auto Diag = diag(
             Crossing.Loc,
@@ -162,7 +148,7 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
       Pointee = Crossing.Type.getNonReferenceType();
     const CXXRecordDecl *Record = Pointee->getAsCXXRecordDecl();
     if (!Record || Pointee == Crossing.Type || !Crossing.Value ||
-        AllowedTypes.allows(*Record) || utils::isLibraryType(*Record))
+        allowed(*Record) || utils::isLibraryType(*Record))
       continue;
     Virtual = deviceVirtualOf(*Record);
     if (!Virtual)
@@ -170,7 +156,7 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
     std::optional<SourceLocation> Construction = hostConstruction(Crossing.Value);
     if (!Construction)
       continue;
-    Reported.insert(Crossing.Loc);
+    markReported(Crossing);
     {
       auto Diag = diag(
           Crossing.Loc,

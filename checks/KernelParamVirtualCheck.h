@@ -3,9 +3,7 @@
 #ifndef CUDA_LAMBDA_TIDY_KERNELPARAMVIRTUALCHECK_H
 #define CUDA_LAMBDA_TIDY_KERNELPARAMVIRTUALCHECK_H
 
-#include "clang-tidy/ClangTidyCheck.h"
-#include "utils/KernelBoundary.h"
-#include "llvm/ADT/DenseSet.h"
+#include "utils/KernelBoundaryCheck.h"
 
 namespace clang::tidy::cuda {
 
@@ -13,20 +11,10 @@ namespace clang::tidy::cuda {
 /// value (also as a member held by value) passed to a kernel, captured by an
 /// extended lambda or handed to a device algorithm, or a pointer to one that
 /// was provably constructed on the host. The vtable pointer is the host's.
-class KernelParamVirtualCheck : public ClangTidyCheck {
+class KernelParamVirtualCheck : public utils::KernelBoundaryCheck {
 public:
-  KernelParamVirtualCheck(StringRef Name, ClangTidyContext *Context);
-  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  using KernelBoundaryCheck::KernelBoundaryCheck;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
-  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
-    return LangOpts.CUDA;
-  }
-
-private:
-  const std::string AllowedTypesOption;
-  const utils::AllowedTypeNames AllowedTypes;
-  llvm::DenseSet<SourceLocation> Reported;
 };
 
 } // namespace clang::tidy::cuda
