@@ -150,67 +150,78 @@ bool isQueryName(StringRef Qualified) {
 }
 
 /// In a dependent type as written in a template (a default template
-/// argument, an alias template's pattern), the index of the template
-/// parameter of depth \p Depth whose return type it asks for, or -1:
-/// `invoke_result_t<F, ...>`, `typename invoke_result<F, ...>::type`, or an
-/// alias template whose own pattern asks about the argument given for F
-/// (libcu++'s `__accumulator_t<Op, T>` is `decay_t<invoke_result_t<Op, T>>`).
-int askedParameter(QualType T, unsigned Depth, int Level = 0) {
+/// argument, an alias template's pattern), the indices of the template
+/// parameters of depth \p Depth whose return type it asks for, added to
+/// \p Out: `invoke_result_t<F, ...>`, `typename invoke_result<F, ...>::type`,
+/// or an alias template whose own pattern asks about the argument given for F
+/// (libcu++'s `__accumulator_t<Op, T>` is `decay_t<invoke_result_t<Op, T>>`),
+/// each with the name of the template that asks. All of them: cub's
+/// `__accumulator_t<ReductionOpT, invoke_result_t<TransformOpT, ...>, InitT>`
+/// asks about two.
+using AskedParameter = std::pair<int, std::string>;
+void askedParameters(QualType T, unsigned Depth,
+                     llvm::SmallVectorImpl<AskedParameter> &Out,
+                     int Level = 0) {
   if (T.isNull() || Level > 6)
-    return -1;
+    return;
   const Type *Ty = T.getTypePtr();
   if (const auto *Dependent = dyn_cast<DependentNameType>(Ty)) {
     const NestedNameSpecifier Qualifier = Dependent->getQualifier();
     if (Qualifier.getKind() == NestedNameSpecifier::Kind::Type)
-      return askedParameter(QualType(Qualifier.getAsType(), 0), Depth,
-                            Level + 1);
-    return -1;
+      askedParameters(QualType(Qualifier.getAsType(), 0), Depth, Out,
+                      Level + 1);
+    return;
   }
   const auto *Spec = dyn_cast<TemplateSpecializationType>(Ty);
   if (!Spec)
-    return -1;
+    return;
   const TemplateDecl *Template = Spec->getTemplateName().getAsTemplateDecl();
   if (!Template)
-    return -1;
+    return;
   const ArrayRef<TemplateArgument> Args = Spec->template_arguments();
-  auto ParameterAt = [&](size_t Index) -> int {
+  const std::string Asking = utils::qualifiedNameWithoutInline(*Template);
+  auto AddParameterAt = [&](size_t Index) {
     if (Index >= Args.size() || Args[Index].getKind() != TemplateArgument::Type)
-      return -1;
+      return;
     QualType Arg = Args[Index].getAsType();
     if (const auto *Function = Arg->getAs<FunctionProtoType>())
       Arg = Function->getReturnType();
     const auto *Param = Arg->getAs<TemplateTypeParmType>();
-    return Param && Param->getDepth() == Depth
-               ? static_cast<int>(Param->getIndex())
-               : -1;
+    if (Param && Param->getDepth() == Depth &&
+        llvm::none_of(Out, [&](const AskedParameter &P) {
+          return P.first == static_cast<int>(Param->getIndex());
+        }))
+      Out.emplace_back(static_cast<int>(Param->getIndex()), Asking);
   };
-  if (isQueryName(utils::qualifiedNameWithoutInline(*Template)))
-    return ParameterAt(0);
-  if (const auto *Alias = dyn_cast<TypeAliasTemplateDecl>(Template)) {
+  if (isQueryName(Asking))
+    AddParameterAt(0);
+  else if (const auto *Alias = dyn_cast<TypeAliasTemplateDecl>(Template)) {
     const TypeAliasDecl *Pattern = Alias->getTemplatedDecl();
-    const int Own = askedParameter(
-        Pattern->getUnderlyingType(),
-        Alias->getTemplateParameters()->getDepth(), Level + 1);
-    if (Own >= 0)
-      return ParameterAt(static_cast<size_t>(Own));
+    llvm::SmallVector<AskedParameter, 2> Own;
+    askedParameters(Pattern->getUnderlyingType(),
+                    Alias->getTemplateParameters()->getDepth(), Own,
+                    Level + 1);
+    for (const AskedParameter &Index : Own)
+      AddParameterAt(static_cast<size_t>(Index.first));
   }
   for (const TemplateArgument &Arg : Args)
     if (Arg.getKind() == TemplateArgument::Type)
-      if (const int Inner = askedParameter(Arg.getAsType(), Depth, Level + 1);
-          Inner >= 0)
-        return Inner;
-  return -1;
+      askedParameters(Arg.getAsType(), Depth, Out, Level + 1);
 }
 
-/// A class template specialization whose template argument was filled in by
-/// a default argument that asks for the return type of another argument, a
-/// closure (cub's `DispatchReduce<..., AccumT = __accumulator_t<Op, T>>`).
-const CXXRecordDecl *defaultArgumentQuery(
-    const ClassTemplateSpecializationDecl &Spec, std::string &Name,
-    unsigned Written) {
-  const TemplateParameterList *Params =
-      Spec.getSpecializedTemplate()->getTemplateParameters();
-  const ArrayRef<TemplateArgument> Args = Spec.getTemplateArgs().asArray();
+/// A template argument filled in by a default argument that asks for the
+/// return type of another argument, a closure: of a class template
+/// specialization (cub's `DispatchReduce<..., AccumT = __accumulator_t<Op,
+/// T>>`) or of an alias template (cub's `DispatchTransformReduce<...,
+/// AccumT = __accumulator_t<ReductionOpT, invoke_result_t<TransformOpT,
+/// ...>, InitT>>`). \p Args are the arguments the asked ones are read from
+/// (a specialization's, or those written for an alias template), \p
+/// Written how many were written.
+const CXXRecordDecl *defaultArgumentQuery(const TemplateDecl &Template,
+                                          ArrayRef<TemplateArgument> Args,
+                                          std::string &Name,
+                                          unsigned Written) {
+  const TemplateParameterList *Params = Template.getTemplateParameters();
   unsigned Index = 0;
   for (const NamedDecl *Param : *Params) {
     // Only the arguments the default filled in: one written explicitly
@@ -225,18 +236,17 @@ const CXXRecordDecl *defaultArgumentQuery(
         TypeParam->getDefaultArgument().getTypeSourceInfo();
     if (!Default)
       continue;
-    const int Asked = askedParameter(Default->getType(), Params->getDepth());
-    if (Asked < 0 || static_cast<size_t>(Asked) >= Args.size() ||
-        Args[Asked].getKind() != TemplateArgument::Type)
-      continue;
-    if (const CXXRecordDecl *Closure = closureOrResultCallee(Args[Asked].getAsType())) {
-      Name = utils::qualifiedNameWithoutInline(*Spec.getSpecializedTemplate());
-      if (const auto *Written =
-              Default->getType()->getAs<TemplateSpecializationType>())
-        if (const TemplateDecl *Template =
-                Written->getTemplateName().getAsTemplateDecl())
-          Name = utils::qualifiedNameWithoutInline(*Template);
-      return Closure;
+    llvm::SmallVector<AskedParameter, 2> Asked;
+    askedParameters(Default->getType(), Params->getDepth(), Asked);
+    for (const auto &[At, Asking] : Asked) {
+      if (static_cast<size_t>(At) >= Args.size() ||
+          Args[At].getKind() != TemplateArgument::Type)
+        continue;
+      if (const CXXRecordDecl *Closure =
+              closureOrResultCallee(Args[At].getAsType())) {
+        Name = Asking;
+        return Closure;
+      }
     }
   }
   return nullptr;
@@ -267,8 +277,18 @@ const CXXRecordDecl *queryBehind(QualType T, const ASTContext &Context,
         if (const auto *Record = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
                 Ty->getAsCXXRecordDecl()))
           if (const CXXRecordDecl *Closure = defaultArgumentQuery(
-                  *Record, Name, Spec->template_arguments().size()))
+                  *Record->getSpecializedTemplate(),
+                  Record->getTemplateArgs().asArray(), Name,
+                  Spec->template_arguments().size()))
             return Closure;
+      } else if (const TemplateDecl *Alias =
+                     Spec->getTemplateName().getAsTemplateDecl()) {
+        // An alias template's default arguments are filled in where it is
+        // named, and asked there.
+        if (const CXXRecordDecl *Closure = defaultArgumentQuery(
+                *Alias, Spec->template_arguments(), Name,
+                Spec->template_arguments().size()))
+          return Closure;
       }
       for (const TemplateArgument &Arg : Spec->template_arguments()) {
         if (Arg.getKind() != TemplateArgument::Type)
