@@ -209,7 +209,8 @@ def main():
         f"Date: {datetime.date.today().isoformat()}. nvcc: `{' '.join(NVCC_FLAGS)}`. "
         "clang 22: `clang++-22 -fsyntax-only` with the flags of the README's plugin "
         "route, `--cuda-device-only` and `--cuda-host-only`. cuda-lambda-tidy: the "
-        "rule's check alone, both passes (the default).",
+        "rule's check alone, in its default passes (the device pass, and the host "
+        "pass where the pass probe asks for it; the fixture's RUN-ARGS after `--`).",
         "",
         "Each cell counts fixture files. On a rule's *bad* fixtures, \"flags k/n\": "
         "the tool reported an error (nvcc: refused to compile; clang: an error or "
