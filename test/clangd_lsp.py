@@ -82,6 +82,7 @@ def main():
         original = source.read_text()
 
         # No background index: the test is about the open file.
+        error = None
         client = LspClient([args.clangd, "--log=error",
                             "--background-index=false"], cwd=tmp,
                            stderr_path=tmp / "clangd.log")
@@ -129,14 +130,13 @@ def main():
             compare(expected, [f for f in findings(diags, uri)
                                if f[2] != "note"], "after the edit back")
             print("didChange (original): every finding is back")
-        except LspError as error:
-            client.shutdown()  # the log is complete once the server is gone
-            fail(f"{error}; the server's log ends:\n"
-                 + (tmp / "clangd.log").read_text()[-6000:])
+        except (LspError, OSError) as lsp_error:  # the server exited: its log says why
+            error = f"{lsp_error}"
         finally:
             status = client.shutdown()
-        if status != 0:
-            fail(f"cuda-lambda-clangd exited with {status}:\n"
+        if error or status != 0:
+            fail(f"{error or 'cuda-lambda-clangd exited with %d' % status}; "
+                 "the server's log ends:\n"
                  + (tmp / "clangd.log").read_text()[-6000:])
     print("PASS")
 

@@ -209,10 +209,11 @@ def lint_fixture(fixture: Fixture, route: Route):
                                    [f"--export-fixes={exported}"]))
         # What --fix would apply: when the lint offered no fix-it and none is
         # expected, the two --fix runs below could change nothing, and are
-        # left out (a missing file is taken as "there may be fix-its").
+        # left out (with --fixes applied a missing file is taken as "there
+        # may be fix-its"; clang-tidy writes none when it reports nothing).
         exported_text = exported.read_text() if exported.exists() else None
         if route.args.fixes == "exported" and exported_text is None:
-            exported_text = ""  # clang-tidy writes none when nothing is reported
+            exported_text = ""
         offers_fixes = (exported_text is None
                         or REPLACEMENT_RE.search(exported_text) is not None)
     if result.returncode < 0 or "Stack dump" in result.stderr:
@@ -292,7 +293,7 @@ def apply_exported_fixes(exported_text, source: Path, copy: Path):
                 replacements.add((int(r["Offset"]), int(r["Length"]),
                                   r.get("ReplacementText") or ""))
     data = copy.read_bytes()
-    end = len(data) + 1
+    end = len(data)  # where the replacement after this one starts
     for offset, length, text in sorted(replacements, reverse=True):
         if offset + length > end:
             return ("two exported fix-its overlap at offset %d: --fix would "
