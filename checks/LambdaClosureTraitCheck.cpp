@@ -4,6 +4,7 @@
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/InstantiationChain.h"
+#include "utils/SourceText.h"
 #include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
@@ -194,19 +195,52 @@ void LambdaClosureTraitCheck::registerMatchers(MatchFinder *Finder) {
                   unless(isExpansionInSystemHeader()))
           .bind("kernel"),
       this);
-  auto Launches = stmt(anyOf(cudaKernelCallExpr(),
-                             hasDescendant(cudaKernelCallExpr())));
-  Finder->addMatcher(
-      ifStmt(anyOf(hasThen(Launches), hasElse(Launches)),
-             unless(isExpansionInSystemHeader()))
-          .bind("branch"),
-      this);
-  Finder->addMatcher(
-      conditionalOperator(anyOf(hasTrueExpression(Launches),
-                                hasFalseExpression(Launches)),
-                          unless(isExpansionInSystemHeader()))
-          .bind("branch"),
-      this);
+  // The `if`s and `?:`s that decide whether a kernel is launched are found
+  // above the launches in each callable's code, which check() walks.
+}
+
+namespace {
+
+/// The condition of \p Node when it is an `if` or a `?:` and \p Below, the
+/// node under it on the way down to a kernel launch, is one of its branches.
+const Expr *conditionOfBranch(const DynTypedNode &Node,
+                              const DynTypedNode &Below) {
+  const Stmt *Child = Below.get<Stmt>();
+  if (!Child)
+    return nullptr;
+  if (const auto *If = Node.get<IfStmt>())
+    return Child == If->getThen() || Child == If->getElse() ? If->getCond()
+                                                            : nullptr;
+  if (const auto *Ternary = Node.get<ConditionalOperator>())
+    return Child == Ternary->getTrueExpr() || Child == Ternary->getFalseExpr()
+               ? Ternary->getCond()
+               : nullptr;
+  return nullptr;
+}
+
+} // namespace
+
+void LambdaClosureTraitCheck::findLaunchingBranches(
+    const utils::Callable &Code, const SourceManager &SM) {
+  Code.forEachNode([&](const DynTypedNode &Node, utils::AncestorList Above) {
+    const auto *Launch = Node.get<CUDAKernelCallExpr>();
+    if (!Launch)
+      return;
+    DynTypedNode Below = Node;
+    for (size_t I = Above.size(); I-- > 0; Below = Above[I]) {
+      const Expr *Condition = conditionOfBranch(Above[I], Below);
+      if (!Condition)
+        continue;
+      const Stmt *Branch = Above[I].get<Stmt>();
+      if (!Branches.insert(Branch).second ||
+          utils::isExpansionInSystemHeader(Branch->getBeginLoc(), SM))
+        continue;
+      TraitUse Use = findTrait(Condition);
+      if (Use.Where)
+        Queries.push_back({Use.Where->getBeginLoc(), Use.Closure, Use.What,
+                           "", Above[I]});
+    }
+  });
 }
 
 void LambdaClosureTraitCheck::check(const MatchFinder::MatchResult &Result) {
@@ -220,6 +254,7 @@ void LambdaClosureTraitCheck::check(const MatchFinder::MatchResult &Result) {
         Space == utils::ExecutionSpace::Global)
       DeviceRanges.add(Code->function().getSourceRange(),
                        *Result.SourceManager);
+    findLaunchingBranches(*Code, *Result.SourceManager);
     return;
   }
   if (const Decl *Instantiation = utils::matchedInstantiation(Result)) {
@@ -242,16 +277,6 @@ void LambdaClosureTraitCheck::check(const MatchFinder::MatchResult &Result) {
     }
     return;
   }
-  const Stmt *Condition = nullptr;
-  const Stmt *Branch = Result.Nodes.getNodeAs<Stmt>("branch");
-  if (const auto *If = dyn_cast_or_null<IfStmt>(Branch))
-    Condition = If->getCond();
-  else if (const auto *Ternary = dyn_cast_or_null<ConditionalOperator>(Branch))
-    Condition = Ternary->getCond();
-  TraitUse Use = findTrait(Condition);
-  if (Use.Where)
-    Queries.push_back({Use.Where->getBeginLoc(), Use.Closure, Use.What, "",
-                       DynTypedNode::create(*Branch)});
 }
 
 void LambdaClosureTraitCheck::onEndOfTranslationUnit() {
@@ -288,6 +313,7 @@ void LambdaClosureTraitCheck::onEndOfTranslationUnit() {
   if (!Context) {
     Index.clear();
     DeviceRanges.clear();
+    Branches.clear();
     return;
   }
   const SourceManager &SM = Context->getSourceManager();
@@ -360,6 +386,7 @@ void LambdaClosureTraitCheck::onEndOfTranslationUnit() {
   Queries.clear();
   Lambdas.clear();
   DeviceCode.clear();
+  Branches.clear();
 }
 
 } // namespace clang::tidy::cuda

@@ -39,7 +39,14 @@ private:
     std::string Kernel; // empty: the trait decides whether a kernel runs
     DynTypedNode Where; ///< the kernel reference or the branch
   };
+  /// Queries for the `if`s and `?:`s of \p Code that decide whether a
+  /// kernel is launched.
+  void findLaunchingBranches(const utils::Callable &Code,
+                             const SourceManager &SM);
+
   llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> Lambdas;
+  /// The branches findLaunchingBranches met, each once.
+  llvm::DenseSet<const Stmt *> Branches;
   /// What is not device-only code is host code, including what lies
   /// outside any function.
   utils::DeviceOnlyCode DeviceCode;

@@ -372,7 +372,11 @@ void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
           .bind("library"),
       this);
   // Calls from the user's code into a library (whose own code clang-tidy
-  // does not match): walked at the end.
+  // does not match): walked at the end, in the host pass only (see
+  // onEndOfTranslationUnit). Not matched in the device pass, where they are
+  // among the commonest nodes.
+  if (getLangOpts().CUDAIsDevice)
+    return;
   Finder->addMatcher(declRefExpr(to(functionDecl())).bind("call"), this);
   Finder->addMatcher(memberExpr(member(functionDecl())).bind("call"), this);
   Finder->addMatcher(cxxConstructExpr().bind("call"), this);

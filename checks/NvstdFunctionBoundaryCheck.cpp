@@ -136,13 +136,15 @@ void NvstdFunctionBoundaryCheck::check(const MatchFinder::MatchResult &Result) {
     const auto *E = Node.get<Expr>();
     if (!E)
       return;
-    if (utils::isExpansionInSystemHeader(E->getBeginLoc(), SM))
-      return;
-    if (std::optional<Initialization> Init = initializationOf(Node))
-      checkInitialization(*Init->Callable, Init->FunctionType,
-                          Code->function());
-    else if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(E))
-      checkLaunch(*Launch, Code->function());
+    // What is looked for first, the system header (a costlier question) then.
+    if (std::optional<Initialization> Init = initializationOf(Node)) {
+      if (!utils::isExpansionInSystemHeader(E->getBeginLoc(), SM))
+        checkInitialization(*Init->Callable, Init->FunctionType,
+                            Code->function());
+    } else if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(E)) {
+      if (!utils::isExpansionInSystemHeader(E->getBeginLoc(), SM))
+        checkLaunch(*Launch, Code->function());
+    }
   });
 }
 

@@ -232,7 +232,10 @@ private:
   }
   void close(SourceLocation End) {
     Chain &C = Stack.back();
-    if (C.Arch)
+    // A library's own conditionals cannot hold the user's code, and every
+    // question the checks ask is about the user's code: kept out, they cost
+    // nothing per function (the CUDA headers alone have dozens).
+    if (C.Arch && !SM.isInSystemHeader(C.ChainLoc))
       Out.add({C.ChainLoc, SourceRange(C.BranchBegin, End), C.Taken});
   }
   void next(SourceLocation Loc, bool Arch, bool Taken) {

@@ -37,8 +37,8 @@ struct ArchBranch {
   bool Taken = false;
 };
 
-/// Every `__CUDA_ARCH__`-dependent branch of one translation unit, filled by
-/// the callbacks from \c makeArchConditionalsRecorder.
+/// Every `__CUDA_ARCH__`-dependent branch of one translation unit outside
+/// system headers, filled by the callbacks from \c makeArchConditionalsRecorder.
 class ArchConditionals {
 public:
   void clear() { Branches.clear(); }

@@ -2,35 +2,58 @@
 
 #include "CallableCode.h"
 #include "ExecutionSpace.h"
+#include "clang/AST/ASTContext.h"
+#include <atomic>
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda::utils {
 
-void forEachNodeOf(const FunctionDecl &Function, CodeVisitor Visit) {
-  walkBelow(DynTypedNode::create(Function), [&](const DynTypedNode &Node,
-                                                AncestorList Above) {
-    if (Node.get<FunctionDecl>() || Node.get<BlockDecl>())
-      return WalkNext::SkipChildren;
-    Visit(Node, Above);
-    return Node.get<LambdaExpr>() ? WalkNext::SkipChildren : WalkNext::Children;
+namespace {
+
+/// What a walk of a callable's code does at \p Node: whether the node is
+/// code of the callable, and whether what is below it is.
+struct CodeStep {
+  bool Visit;
+  WalkNext Next;
+};
+CodeStep codeStep(const DynTypedNode &Node,
+                  const CXXMethodDecl *CallOperator) {
+  if (const auto *D = Node.get<Decl>()) {
+    // Other functions (a local class's members; for a lambda, the closure
+    // type's conversion functions and a generic lambda's instantiations) and
+    // blocks have code of their own.
+    if (const auto *Function = dyn_cast<FunctionDecl>(D))
+      return {false, Function == CallOperator ? WalkNext::Children
+                                              : WalkNext::SkipChildren};
+    if (isa<BlockDecl>(D))
+      return {false, WalkNext::SkipChildren};
+    return {true, WalkNext::Children};
+  }
+  // A lambda in the code is met; its own code is its own.
+  const auto *S = Node.get<Stmt>();
+  return {true, S && isa<LambdaExpr>(S) ? WalkNext::SkipChildren
+                                        : WalkNext::Children};
+}
+
+void walkCode(const DynTypedNode &Root, const CXXMethodDecl *CallOperator,
+              CodeVisitor Visit) {
+  walkBelow(Root, [&](const DynTypedNode &Node, AncestorList Above) {
+    const CodeStep Step = codeStep(Node, CallOperator);
+    if (Step.Visit)
+      Visit(Node, Above);
+    return Step.Next;
   });
 }
 
+} // namespace
+
+void forEachNodeOf(const FunctionDecl &Function, CodeVisitor Visit) {
+  walkCode(DynTypedNode::create(Function), nullptr, Visit);
+}
+
 void forEachNodeOf(const LambdaExpr &Lambda, CodeVisitor Visit) {
-  const CXXMethodDecl *CallOperator = Lambda.getCallOperator();
-  walkBelow(DynTypedNode::create(Lambda), [&](const DynTypedNode &Node,
-                                              AncestorList Above) {
-    // The closure type's conversion functions and a generic
-    // lambda's instantiations are functions of their own.
-    if (const auto *Function = Node.get<FunctionDecl>())
-      return Function == CallOperator ? WalkNext::Children
-                                      : WalkNext::SkipChildren;
-    if (Node.get<BlockDecl>())
-      return WalkNext::SkipChildren;
-    Visit(Node, Above);
-    return Node.get<LambdaExpr>() ? WalkNext::SkipChildren : WalkNext::Children;
-  });
+  walkCode(DynTypedNode::create(Lambda), Lambda.getCallOperator(), Visit);
 }
 
 bool isLambdaCallOperatorAsWritten(const FunctionDecl &Function) {
@@ -39,11 +62,82 @@ bool isLambdaCallOperatorAsWritten(const FunctionDecl &Function) {
          Method->getParent()->getLambdaCallOperator() == Method;
 }
 
+namespace {
+
+/// A node of a callable's code and how many nodes are above it.
+struct WalkedNode {
+  DynTypedNode Node;
+  unsigned Depth;
+  bool Visit;
+};
+
+/// The code of the callable walked last on this thread. Several checks walk
+/// the code of every callable they match, and clang-tidy calls them one after
+/// another on the same match, so one walk serves them all.
+struct LastWalk {
+  const ASTContext *Context = nullptr;
+  unsigned ContextsDestroyedThen = 0;
+  const void *Root = nullptr;
+  std::vector<WalkedNode> Nodes;
+  bool Replaying = false;
+};
+
+/// Bumped whenever an AST this cache has seen is destroyed: a later AST may
+/// reuse its addresses (clangd parses the same file again and again).
+std::atomic<unsigned> ContextsDestroyed{0};
+void forgetWalks(void *) { ++ContextsDestroyed; }
+
+thread_local LastWalk Last;
+
+} // namespace
+
 void Callable::forEachNode(CodeVisitor Visit) const {
-  if (Lambda)
-    forEachNodeOf(*Lambda, Visit);
-  else
-    forEachNodeOf(*Function, Visit);
+  // A visitor that walks another callable itself walks it directly.
+  if (Last.Replaying) {
+    if (Lambda)
+      forEachNodeOf(*Lambda, Visit);
+    else
+      forEachNodeOf(*Function, Visit);
+    return;
+  }
+  const ASTContext &Context = Function->getASTContext();
+  const void *Root = Lambda ? static_cast<const void *>(Lambda)
+                            : static_cast<const void *>(Function);
+  if (Last.Context != &Context ||
+      Last.ContextsDestroyedThen != ContextsDestroyed.load() ||
+      Last.Root != Root) {
+    if (Last.Context != &Context)
+      Context.AddDeallocation(forgetWalks, nullptr);
+    Last.Context = &Context;
+    Last.ContextsDestroyedThen = ContextsDestroyed.load();
+    Last.Root = Root;
+    Last.Nodes.clear();
+    const DynTypedNode RootNode = Lambda ? DynTypedNode::create(*Lambda)
+                                         : DynTypedNode::create(*Function);
+    const CXXMethodDecl *CallOperator =
+        Lambda ? Lambda->getCallOperator() : nullptr;
+    walkBelow(RootNode, [&](const DynTypedNode &Node, AncestorList Above) {
+      const CodeStep Step = codeStep(Node, CallOperator);
+      // Kept also when only what is below it is code (a lambda's call
+      // operator): it is above that code.
+      if (Step.Visit || Step.Next == WalkNext::Children)
+        Last.Nodes.push_back(
+            {Node, static_cast<unsigned>(Above.size()), Step.Visit});
+      return Step.Next;
+    });
+  }
+  // Replayed in the walk's order, with the same nodes above each.
+  llvm::SmallVector<DynTypedNode, 32> Above;
+  Above.push_back(Lambda ? DynTypedNode::create(*Lambda)
+                         : DynTypedNode::create(*Function));
+  Last.Replaying = true;
+  for (const WalkedNode &Walked : Last.Nodes) {
+    Above.truncate(Walked.Depth);
+    if (Walked.Visit)
+      Visit(Walked.Node, Above);
+    Above.push_back(Walked.Node);
+  }
+  Last.Replaying = false;
 }
 
 void matchCallables(MatchFinder &Finder, MatchFinder::MatchCallback *Check) {
