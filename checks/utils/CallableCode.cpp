@@ -2,6 +2,7 @@
 
 #include "CallableCode.h"
 #include "ExecutionSpace.h"
+#include "SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include <atomic>
 
@@ -71,25 +72,80 @@ struct WalkedNode {
   bool Visit;
 };
 
+/// Bumped whenever an AST that a cache below has seen is destroyed: a later
+/// AST may reuse its addresses (clangd parses the same file again and again).
+std::atomic<unsigned> ContextsDestroyed{0};
+void forgetAST(void *) { ++ContextsDestroyed; }
+
+/// The AST a per-thread cache was filled from.
+struct CachedAST {
+  const ASTContext *Context = nullptr;
+  unsigned ContextsDestroyedThen = 0;
+
+  /// Whether the cache holds facts of \p Now; if not, it is to be refilled
+  /// and from now on belongs to \p Now.
+  bool holds(const ASTContext &Now) {
+    const unsigned Destroyed = ContextsDestroyed.load();
+    if (Context == &Now && ContextsDestroyedThen == Destroyed)
+      return true;
+    if (Context != &Now)
+      Now.AddDeallocation(forgetAST, nullptr);
+    Context = &Now;
+    ContextsDestroyedThen = Destroyed;
+    return false;
+  }
+};
+
 /// The code of the callable walked last on this thread. Several checks walk
 /// the code of every callable they match, and clang-tidy calls them one after
 /// another on the same match, so one walk serves them all.
 struct LastWalk {
-  const ASTContext *Context = nullptr;
-  unsigned ContextsDestroyedThen = 0;
+  CachedAST AST;
   const void *Root = nullptr;
   std::vector<WalkedNode> Nodes;
   bool Replaying = false;
 };
 
-/// Bumped whenever an AST this cache has seen is destroyed: a later AST may
-/// reuse its addresses (clangd parses the same file again and again).
-std::atomic<unsigned> ContextsDestroyed{0};
-void forgetWalks(void *) { ++ContextsDestroyed; }
-
 thread_local LastWalk Last;
 
+/// The node matchCallables' matchers judged last on this thread: each check
+/// that walks callables registers the same matchers, which clang-tidy tries
+/// one after another on the same node.
+struct LastJudged {
+  CachedAST AST;
+  const void *Node = nullptr;
+  bool IsCallable = false;
+};
+
+thread_local LastJudged Judged;
+
+template <typename NodeT, typename JudgeFn>
+bool judgedOnce(const NodeT &Node, const ASTContext &Context, JudgeFn Judge) {
+  if (!Judged.AST.holds(Context) || Judged.Node != &Node) {
+    Judged.Node = &Node;
+    Judged.IsCallable = Judge();
+  }
+  return Judged.IsCallable;
+}
+
 } // namespace
+
+bool isCallableFunction(const FunctionDecl &Function,
+                        const ASTContext &Context) {
+  return judgedOnce(Function, Context, [&] {
+    return Function.isThisDeclarationADefinition() &&
+           !isLambdaCallOperatorAsWritten(Function) &&
+           !isExpansionInSystemHeader(Function.getBeginLoc(),
+                                      Context.getSourceManager());
+  });
+}
+
+bool isCallableLambda(const LambdaExpr &Lambda, const ASTContext &Context) {
+  return judgedOnce(Lambda, Context, [&] {
+    return !isExpansionInSystemHeader(Lambda.getBeginLoc(),
+                                      Context.getSourceManager());
+  });
+}
 
 void Callable::forEachNode(CodeVisitor Visit) const {
   // A visitor that walks another callable itself walks it directly.
@@ -103,13 +159,7 @@ void Callable::forEachNode(CodeVisitor Visit) const {
   const ASTContext &Context = Function->getASTContext();
   const void *Root = Lambda ? static_cast<const void *>(Lambda)
                             : static_cast<const void *>(Function);
-  if (Last.Context != &Context ||
-      Last.ContextsDestroyedThen != ContextsDestroyed.load() ||
-      Last.Root != Root) {
-    if (Last.Context != &Context)
-      Context.AddDeallocation(forgetWalks, nullptr);
-    Last.Context = &Context;
-    Last.ContextsDestroyedThen = ContextsDestroyed.load();
+  if (!Last.AST.holds(Context) || Last.Root != Root) {
     Last.Root = Root;
     Last.Nodes.clear();
     const DynTypedNode RootNode = Lambda ? DynTypedNode::create(*Lambda)
@@ -141,14 +191,10 @@ void Callable::forEachNode(CodeVisitor Visit) const {
 }
 
 void matchCallables(MatchFinder &Finder, MatchFinder::MatchCallback *Check) {
-  Finder.addMatcher(functionDecl(isDefinition(),
-                                 unless(ast_matchers::isExpansionInSystemHeader()),
-                                 unless(isLambdaCallOperatorAsWritten()))
-                        .bind("callable-function"),
+  Finder.addMatcher(functionDecl(isCallableFunction()).bind("callable-function"),
                     Check);
-  Finder.addMatcher(
-      lambdaExpr(unless(ast_matchers::isExpansionInSystemHeader())).bind("callable-lambda"),
-      Check);
+  Finder.addMatcher(lambdaExpr(isCallableLambda()).bind("callable-lambda"),
+                    Check);
 }
 
 std::optional<Callable>

@@ -66,6 +66,21 @@ private:
   const LambdaExpr *Lambda = nullptr;
 };
 
+/// Whether matchCallables() matches \p Function: a definition outside system
+/// headers (template instantiations included) that is not the call operator
+/// of a lambda as written. Judged once when several checks ask in a row.
+bool isCallableFunction(const FunctionDecl &Function,
+                        const ASTContext &Context);
+/// Whether matchCallables() matches \p Lambda: one outside system headers.
+bool isCallableLambda(const LambdaExpr &Lambda, const ASTContext &Context);
+
+AST_MATCHER(FunctionDecl, isCallableFunction) {
+  return utils::isCallableFunction(Node, Finder->getASTContext());
+}
+AST_MATCHER(LambdaExpr, isCallableLambda) {
+  return utils::isCallableLambda(Node, Finder->getASTContext());
+}
+
 /// Registers \p Check for every callable whose code is written outside
 /// system headers (template instantiations included): function definitions
 /// and lambdas, for checks that walk that code themselves.

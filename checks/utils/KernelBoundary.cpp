@@ -242,12 +242,12 @@ DeviceAlgorithm deviceAlgorithmOf(const CallExpr &Call) {
     const CXXRecordDecl *Class = Method->getParent();
     if (Method->isStatic() && Class->getIdentifier() &&
         Class->getName().starts_with("Device") &&
-        qualifiedNameWithoutInline(*Class) == ("cub::" + Class->getName()).str())
+        isDirectlyInNamespace(*Class, "cub"))
       return DeviceAlgorithm::Cub;
     return DeviceAlgorithm::None;
   }
   const llvm::StringRef Name = Callee->getName();
-  if (qualifiedNameWithoutInline(*Callee) != ("thrust::" + Name).str())
+  if (!isDirectlyInNamespace(*Callee, "thrust"))
     return DeviceAlgorithm::None;
   if (Call.getNumArgs() == 0)
     return DeviceAlgorithm::None;
@@ -301,15 +301,16 @@ crossingsOfAlgorithmCall(const CallExpr &Call) {
 void matchCrossingSites(MatchFinder &Finder,
                         MatchFinder::MatchCallback *Callback) {
   Finder.addMatcher(
-      cudaKernelCallExpr(unless(isExpansionInSystemHeader())).bind("kb-launch"),
+      cudaKernelCallExpr(unless(ast_matchers::isExpansionInSystemHeader())).bind("kb-launch"),
       Callback);
   Finder.addMatcher(
-      lambdaExpr(isExtendedLambda(), unless(isExpansionInSystemHeader()))
+      lambdaExpr(isExtendedLambda(), unless(ast_matchers::isExpansionInSystemHeader()))
           .bind("kb-lambda"),
       Callback);
-  Finder.addMatcher(callExpr(unless(isExpansionInSystemHeader()),
-                             unless(cudaKernelCallExpr()),
-                             isDeviceAlgorithmCall())
+  // The system-header question last: it is the costliest on every call.
+  Finder.addMatcher(callExpr(unless(cudaKernelCallExpr()),
+                             isDeviceAlgorithmCall(),
+                             unless(ast_matchers::isExpansionInSystemHeader()))
                         .bind("kb-algorithm"),
                     Callback);
 }

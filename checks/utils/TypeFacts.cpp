@@ -160,4 +160,19 @@ std::string qualifiedNameWithoutInline(const NamedDecl &D) {
   return Result;
 }
 
+static const DeclContext *skipInlineAndTransparent(const DeclContext *C) {
+  while (C && (C->isTransparentContext() || C->isInlineNamespace()))
+    C = C->getParent();
+  return C;
+}
+
+bool isDirectlyInNamespace(const Decl &D, llvm::StringRef Name) {
+  const auto *NS = dyn_cast_or_null<NamespaceDecl>(
+      skipInlineAndTransparent(D.getDeclContext()));
+  if (!NS || NS->getName() != Name)
+    return false;
+  const DeclContext *Outer = skipInlineAndTransparent(NS->getParent());
+  return Outer && Outer->isTranslationUnit();
+}
+
 } // namespace clang::tidy::cuda::utils

@@ -67,6 +67,12 @@ std::optional<StdFunctionInType> findNvstdFunctionIn(QualType Type);
 /// function (not a library name).
 std::string qualifiedNameWithoutInline(const NamedDecl &D);
 
+/// Whether \p D is declared directly in the namespace \p Name at global scope,
+/// inline namespaces aside (`thrust::reduce` in `thrust::THRUST_NS_QUALIFIER`'s
+/// inline namespace): qualifiedNameWithoutInline(D) == Name + "::" + D's
+/// name, without building the string.
+bool isDirectlyInNamespace(const Decl &D, llvm::StringRef Name);
+
 } // namespace clang::tidy::cuda::utils
 
 #endif
