@@ -223,9 +223,8 @@ void HostPointerInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
   // The flow analysis needs the whole host function: it is matched, and its
   // crossing sites are found by walking its code (a site has no declaration
   // context to climb to its function without the parent map).
-  Finder->addMatcher(functionDecl(isDefinition(),
-                                  unless(isExpansionInSystemHeader()),
-                                  isHostFunction())
+  Finder->addMatcher(functionDecl(isDefinition(), isHostFunction(),
+                                  unless(isExpansionInSystemHeader()))
                          .bind("function"),
                      this);
 }

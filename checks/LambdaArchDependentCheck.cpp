@@ -28,9 +28,10 @@ void LambdaArchDependentCheck::registerPPCallbacks(const SourceManager &SM,
 
 void LambdaArchDependentCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
-      functionDecl(isDefinition(), unless(isExpansionInSystemHeader()),
+      functionDecl(isDefinition(),
                    unless(ast_matchers::isTemplateInstantiation()),
-                   unless(cxxMethodDecl(ofClass(cxxRecordDecl(isLambda())))))
+                   unless(cxxMethodDecl(ofClass(cxxRecordDecl(isLambda())))),
+                   unless(isExpansionInSystemHeader()))
           .bind("function"),
       this);
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),

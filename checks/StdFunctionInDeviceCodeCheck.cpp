@@ -282,10 +282,11 @@ void StdFunctionInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
   // Functions and lambdas are matched as written (their patterns): a
   // std::function in a template is there for every instantiation.
   Finder->addMatcher(
-      functionDecl(isDefinition(), unless(isExpansionInSystemHeader()),
+      functionDecl(isDefinition(),
                    unless(ast_matchers::isTemplateInstantiation()),
                    unless(utils::isInstantiated()),
-                   unless(isLambdaCallOperatorDecl()))
+                   unless(isLambdaCallOperatorDecl()),
+                   unless(isExpansionInSystemHeader()))
           .bind("function"),
       this);
   Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
