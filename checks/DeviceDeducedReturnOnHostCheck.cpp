@@ -22,10 +22,12 @@ AST_MATCHER(FunctionDecl, isDeviceWithDeducedReturnType) {
   if (const auto *Method = dyn_cast<CXXMethodDecl>(&Node);
       Method && Method->getParent()->isLambda())
     return false;
-  if (utils::executionSpaceOf(Node) != utils::ExecutionSpace::Device)
-    return false;
+  // The return type first: few functions deduce theirs, and the execution
+  // space is a question about attributes, costlier on every reference.
   const QualType Declared = Node.getDeclaredReturnType();
-  return !Declared.isNull() && Declared->getContainedDeducedType();
+  if (Declared.isNull() || !Declared->getContainedDeducedType())
+    return false;
+  return utils::executionSpaceOf(Node) == utils::ExecutionSpace::Device;
 }
 
 } // namespace
