@@ -320,15 +320,26 @@ void LambdaAdlPlaceholderCheck::check(const MatchFinder::MatchResult &Result) {
   // The placeholder exists in what nvcc's host compiler compiles only.
   if (!Code || !utils::runsOnHost(utils::executionSpaceOf(Code->function())))
     return;
+  // The lambdas written in this code are met on the way (a lambda passed
+  // as an argument right after the call that takes it): known without
+  // searching for them again.
+  llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> LambdasHere;
+  llvm::SmallVector<const CallExpr *, 8> Calls;
   Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList) {
-    if (const auto *Call = Node.get<CallExpr>();
-        Call && isUnqualifiedCall(*Call))
-      checkCall(*Call, *Result.SourceManager);
+    if (const auto *Lambda = Node.get<LambdaExpr>())
+      LambdasHere.try_emplace(Lambda->getLambdaClass(), Lambda);
+    else if (const auto *Call = Node.get<CallExpr>();
+             Call && isUnqualifiedCall(*Call))
+      Calls.push_back(Call);
   });
+  for (const CallExpr *Call : Calls)
+    checkCall(*Call, *Result.SourceManager, LambdasHere);
 }
 
-void LambdaAdlPlaceholderCheck::checkCall(const CallExpr &Call,
-                                          const SourceManager &SM) {
+void LambdaAdlPlaceholderCheck::checkCall(
+    const CallExpr &Call, const SourceManager &SM,
+    const llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *>
+        &LambdasHere) {
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee || Call.getBeginLoc().isInvalid() ||
       SM.isInSystemHeader(SM.getExpansionLoc(Call.getBeginLoc())))
@@ -347,7 +358,9 @@ void LambdaAdlPlaceholderCheck::checkCall(const CallExpr &Call,
     llvm::SmallPtrSet<const CXXRecordDecl *, 2> Closures;
     utils::collectClosureTypes(Arg->getType(), Closures);
     for (const CXXRecordDecl *Closure : Closures) {
-      const LambdaExpr *Lambda = utils::findLambda(*Closure).Lambda;
+      const LambdaExpr *Lambda = LambdasHere.lookup(Closure);
+      if (!Lambda)
+        Lambda = utils::findLambda(*Closure).Lambda;
       if (!Lambda)
         continue;
       const utils::ExtendedLambdaKind Kind =

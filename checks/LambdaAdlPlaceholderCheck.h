@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAADLPLACEHOLDERCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
@@ -29,7 +30,9 @@ public:
   }
 
 private:
-  void checkCall(const CallExpr &Call, const SourceManager &SM);
+  void checkCall(const CallExpr &Call, const SourceManager &SM,
+                 const llvm::DenseMap<const CXXRecordDecl *,
+                                      const LambdaExpr *> &LambdasHere);
 
   /// A call reported once per lambda, whichever instantiation met it.
   llvm::DenseSet<std::pair<SourceLocation, const Decl *>> Reported;
