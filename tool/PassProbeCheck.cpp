@@ -43,7 +43,9 @@ public:
         SM, [this](const std::optional<std::string> &HostPassReason) {
           write(HostPassReason ? HostPassReason : LibraryQuestion);
           LibraryQuestion.reset();
-        }));
+          Decided = false;
+        },
+        [this] { Decided = true; }));
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override {
     // The lambdas of the user's code (clang-tidy matches outside system
@@ -58,7 +60,7 @@ public:
     // The host pass may ask a library's question about a device lambda's
     // return type (H13) in host branches that the device pass does not
     // instantiate; the host code that leads there is seen here.
-    if (Context)
+    if (Context && !Decided)
       LibraryQuestion =
           tidy::cuda::utils::hiddenReturnTypeAskedByLibrary(*Context);
     Context = nullptr;
@@ -74,6 +76,7 @@ private:
   }
   std::optional<std::string> LibraryQuestion;
   ASTContext *Context = nullptr;
+  bool Decided = false; ///< the preprocessor already asks for the host pass
 };
 
 class PassProbeModule : public tidy::ClangTidyModule {
