@@ -15,8 +15,9 @@ on which the two disagree.
 
 The tool lints both passes (--cuda-pass=both) by default here: the check
 finds a library's question in the host pass, which the tool's own default
-runs only where the user's code reads differently on the host (its pass
-probe), not for these files; --cuda-pass=default measures that default.
+runs where its pass probe asks for it (for these files: where the device
+pass shows the lambda handed to a library whose host code asks its return
+type); --cuda-pass=default measures that default.
 """
 
 import argparse

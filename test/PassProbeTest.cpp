@@ -1,11 +1,16 @@
 //===--- PassProbeTest.cpp - cuda-lambda-tidy ---------------------------===//
 //
 // The pass probe (tool/PassProbe.h): which code makes the drop-in run the
-// host pass too, and which does not.
+// host pass too, and which does not. Two parts: the preprocessor's (a line
+// of the user's that reads differently on the host) and the AST's (a
+// deduced-return `__device__` lambda handed to a library whose host code
+// asks its return type, utils/ReturnTypeQuestion.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "PassProbe.h"
+#include "utils/ReturnTypeQuestion.h"
+#include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Lex/Preprocessor.h"
@@ -52,6 +57,38 @@ std::string hostPassReason(const std::string &Code,
   if (!Verdict)
     return "no verdict";
   return Verdict->value_or("");
+}
+
+/// What the probe's AST part says of \p Code in the device pass: the reason
+/// to run the host pass, "" when there is none.
+std::string libraryQuestion(const std::string &Code) {
+  std::vector<std::string> Args = {
+      "-x", "cuda", "--cuda-path=" CUDA_TOOLKIT_FOR_TESTS, "-nocudalib",
+      "--cuda-gpu-arch=sm_80", "-Wno-unknown-cuda-version",
+      "-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS, "-Xclang",
+      "-target-sdk-version=12.9", "-std=c++17", "--cuda-device-only",
+      "-isystem", CUDA_TOOLKIT_FOR_TESTS "/include/cccl"};
+  std::unique_ptr<ASTUnit> AST =
+      tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
+  EXPECT_TRUE(AST);
+  if (!AST)
+    return "no AST";
+  return clang::tidy::cuda::utils::hiddenReturnTypeAskedByLibrary(
+             AST->getASTContext())
+      .value_or("");
+}
+
+const char *const CubReduce =
+    "#include <cub/device/device_reduce.cuh>\n"
+    "void largest(const int *in, int *out, int n, void *tmp, size_t bytes) {\n"
+    "  auto larger = %s;\n"
+    "  cub::DeviceReduce::Reduce(tmp, bytes, in, out, n, larger, 0);\n"
+    "}\n";
+
+std::string cubReduceWith(const std::string &Lambda) {
+  std::string Code = CubReduce;
+  Code.replace(Code.find("%s"), 2, Lambda);
+  return Code;
 }
 
 TEST(PassProbeTest, CodeWithoutPassDependentLinesNeedsOnePass) {
@@ -111,6 +148,55 @@ TEST(PassProbeTest, PassDependenceInsideSystemHeadersAloneNeedsOnePass) {
                            "void f(thrust::device_vector<int> &v) {\n"
                            "  thrust::transform(v.begin(), v.end(), v.begin(),"
                            " [] __device__ (int x) { return x + 1; });\n}\n"),
+            "");
+}
+
+// nvcc rejects these (libcu++'s static_assert in the host pass): the
+// question sits in host code the device pass does not instantiate, the way
+// there does.
+TEST(PassProbeTest, DeducedDeviceLambdaHandedToAnAskingLibraryNeedsBoth) {
+  EXPECT_EQ(libraryQuestion(cubReduceWith(
+                "[] __device__ (int a, int b) { return a > b ? a : b; }")),
+            "input.cu:3: extended __device__ lambda without a trailing return "
+            "type handed to 'cub::DeviceReduce::Reduce' (line 4), whose host "
+            "code asks 'cuda::std::__accumulator_t' for its return type");
+  // Written in the call, and through thrust.
+  EXPECT_NE(libraryQuestion(
+                "#include <thrust/reduce.h>\n"
+                "#include <thrust/execution_policy.h>\n"
+                "int top(const int *d, int n) {\n"
+                "  return thrust::reduce(thrust::device, d, d + n, 0,\n"
+                "      [] __device__ (int a, int b) { return a > b ? a : b; });\n"
+                "}\n"),
+            "");
+}
+
+TEST(PassProbeTest, LookAlikesOfAnAskingLibraryCallNeedOnePass) {
+  // A trailing return type: the host pass knows it.
+  EXPECT_EQ(libraryQuestion(cubReduceWith(
+                "[] __device__ (int a, int b) -> int { return a > b ? a : b; }")),
+            "");
+  // A host-device lambda: the host pass sees its body.
+  EXPECT_EQ(libraryQuestion(cubReduceWith(
+                "[] __host__ __device__ (int a, int b) { return a > b ? a : b; }")),
+            "");
+  // A library that does not ask (thrust::transform, which nvcc accepts).
+  EXPECT_EQ(libraryQuestion(
+                "#include <thrust/transform.h>\n"
+                "#include <thrust/execution_policy.h>\n"
+                "void twice(const int *d, int *o, int n) {\n"
+                "  thrust::transform(thrust::device, d, d + n, o,\n"
+                "      [] __device__ (int a) { return a * 2; });\n"
+                "}\n"),
+            "");
+  // A template of the user's that asks is no library's: the device pass
+  // sees it (and cuda-lambda-host-return-type-query reports it there).
+  EXPECT_EQ(libraryQuestion(
+                "#include <type_traits>\n"
+                "template <class F> void ask(F) {\n"
+                "  using R = std::invoke_result_t<F, int>; (void)sizeof(R *);\n"
+                "}\n"
+                "void h() { ask([] __device__ (int a) { return a; }); }\n"),
             "");
 }
 

@@ -2,7 +2,9 @@
 """Both passes in one run: a hazard only under `#ifdef __CUDA_ARCH__` (device
 pass) and one only under `#ifndef __CUDA_ARCH__` (host pass) are both
 reported, each once; --cuda-pass=device and =host see one each; the exported
-fixes hold both; --fix fixes both sides.
+fixes hold both; --fix fixes both sides. And the default finds what the host
+pass alone finds in thrust's and cub's own host code (H13's fixtures of the
+host pass: the pass probe asks for the host pass there).
 
   both_passes.py --tool build/bin/cuda-lambda-tidy
 """
@@ -17,6 +19,8 @@ from harness import check, report, run
 
 HERE = Path(__file__).resolve().parent
 FIXTURE = HERE / "both-passes" / "split.cu"
+H13 = HERE.parent / "fixtures" / "cuda-lambda-host-return-type-query"
+LIBRARY_QUESTIONS = [H13 / "through-cub.cu", H13 / "through-thrust-transform-reduce.cu"]
 CHECKS = "--checks=-*,cuda-*"
 DIAG_RE = re.compile(r"^(.+?):(\d+):(\d+): (warning|error): (.*)$", re.M)
 
@@ -63,6 +67,16 @@ def main():
               f"--fix did not fix both passes:\n{source}")
         clean = run([tool, CHECKS, str(copy)])
         check(findings(clean.stdout) == [], f"findings left after --fix: {clean.stdout}")
+
+    for fixture in LIBRARY_QUESTIONS:
+        h13 = "--checks=-*,cuda-lambda-host-return-type-query"
+        default = run([tool, h13, str(fixture)])
+        both = run([tool, h13, "--cuda-pass=both", str(fixture)])
+        check("[cuda-lambda-host-return-type-query]" in default.stdout,
+              f"the default missed the library's question in {fixture.name}:\n"
+              f"{default.stdout}")
+        check(default.stdout == both.stdout,
+              f"the default differs from --cuda-pass=both on {fixture.name}")
 
     bad = run([tool, "--cuda-pass=all", str(FIXTURE)])
     check(bad.returncode == 2, f"a bad --cuda-pass exited {bad.returncode}")

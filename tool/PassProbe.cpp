@@ -23,8 +23,9 @@ bool isPassMacro(StringRef Name) {
 /// terms of one), and the first place where the user's own code reads one.
 class PassDependence : public PPCallbacks {
 public:
-  PassDependence(const SourceManager &SM, PassVerdictHandler OnEnd)
-      : SM(SM), OnEnd(std::move(OnEnd)) {}
+  PassDependence(const SourceManager &SM, PassVerdictHandler OnEnd,
+                 std::function<void()> OnFound)
+      : SM(SM), OnEnd(std::move(OnEnd)), OnFound(std::move(OnFound)) {}
 
   void EndOfMainFile() override {
     OnEnd(Reason.empty() ? std::nullopt : std::optional<std::string>(Reason));
@@ -149,10 +150,13 @@ private:
                                 std::to_string(P.getLine())
                           : std::string("<unknown>")) +
              ": " + What + " differs between the passes";
+    if (OnFound)
+      OnFound();
   }
 
   const SourceManager &SM;
   PassVerdictHandler OnEnd;
+  std::function<void()> OnFound;
   std::string Reason;
   llvm::StringSet<> DependentMacros;
   std::vector<Conditional> Open;
@@ -163,9 +167,10 @@ private:
 } // namespace
 
 std::unique_ptr<clang::PPCallbacks>
-passDependenceProbe(const clang::SourceManager &SM,
-                    PassVerdictHandler OnEnd) {
-  return std::make_unique<PassDependence>(SM, std::move(OnEnd));
+passDependenceProbe(const clang::SourceManager &SM, PassVerdictHandler OnEnd,
+                    std::function<void()> OnFound) {
+  return std::make_unique<PassDependence>(SM, std::move(OnEnd),
+                                          std::move(OnFound));
 }
 
 std::string passVerdictLine(const std::optional<std::string> &HostPassReason) {

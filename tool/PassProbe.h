@@ -6,8 +6,13 @@
 // (files outside system headers) can read differently on the host: an
 // `#if`/`#ifdef` on `__CUDA_ARCH__` and the like, or a macro whose
 // definition depends on them (`NV_IF_TARGET`, a project's own
-// `MY_IS_DEVICE`), used there. Everything else the host pass would see in
-// the user's code is what the device pass saw.
+// `MY_IS_DEVICE`), used there; or where the AST of the device pass shows
+// host code handing an extended `__device__` lambda with a deduced return
+// type to a library whose host code asks for that return type (H13: the
+// question sits in host branches of thrust/cub that only the host pass
+// instantiates; PassProbeCheck.cpp with utils/ReturnTypeQuestion.h).
+// Everything else the host pass would see in the user's code is what the
+// device pass saw.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,9 +42,12 @@ using PassVerdictHandler =
 /// The preprocessor watcher: which macros differ between the passes
 /// (predefined for one: `__CUDA_ARCH__`, `__NVPTX__`, ...; defined under a
 /// condition on one, or in terms of one, in any header), and the first line
-/// of the user's own code that reads one.
+/// of the user's own code that reads one. \p OnFound, when given, is called
+/// as soon as that line is read (what else would ask for the host pass need
+/// not be looked for).
 std::unique_ptr<clang::PPCallbacks>
-passDependenceProbe(const clang::SourceManager &SM, PassVerdictHandler OnEnd);
+passDependenceProbe(const clang::SourceManager &SM, PassVerdictHandler OnEnd,
+                    std::function<void()> OnFound = nullptr);
 
 /// The line a probe writes for one translation unit (hostPassNeeded reads).
 std::string passVerdictLine(const std::optional<std::string> &HostPassReason);

@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "PassProbe.h"
+#include "utils/ReturnTypeQuestion.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,16 +36,47 @@ public:
                            Preprocessor *) override {
     if (reportFile().empty())
       return;
-    // One line per translation unit, appended: a child may lint several.
+    // The preprocessor ends the main file after the AST's end
+    // (onEndOfTranslationUnit): a line of the user's that reads differently
+    // on the host comes first, else what the AST says.
     PP->addPPCallbacks(passDependenceProbe(
-        SM, [](const std::optional<std::string> &HostPassReason) {
-          std::error_code EC;
-          llvm::raw_fd_ostream Out(reportFile(), EC,
-                                   llvm::sys::fs::OF_Append);
-          if (!EC)
-            Out << passVerdictLine(HostPassReason);
-        }));
+        SM, [this](const std::optional<std::string> &HostPassReason) {
+          write(HostPassReason ? HostPassReason : LibraryQuestion);
+          LibraryQuestion.reset();
+          Decided = false;
+        },
+        [this] { Decided = true; }));
   }
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override {
+    // The lambdas of the user's code (clang-tidy matches outside system
+    // headers): without one, the host pass has nothing to ask about.
+    if (!reportFile().empty())
+      Finder->addMatcher(ast_matchers::lambdaExpr().bind("lambda"), this);
+  }
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override {
+    Context = Result.Context;
+  }
+  void onEndOfTranslationUnit() override {
+    // The host pass may ask a library's question about a device lambda's
+    // return type (H13) in host branches that the device pass does not
+    // instantiate; the host code that leads there is seen here.
+    if (Context && !Decided)
+      LibraryQuestion =
+          tidy::cuda::utils::hiddenReturnTypeAskedByLibrary(*Context);
+    Context = nullptr;
+  }
+
+private:
+  /// One line per translation unit, appended: a child may lint several.
+  static void write(const std::optional<std::string> &HostPassReason) {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(reportFile(), EC, llvm::sys::fs::OF_Append);
+    if (!EC)
+      Out << passVerdictLine(HostPassReason);
+  }
+  std::optional<std::string> LibraryQuestion;
+  ASTContext *Context = nullptr;
+  bool Decided = false; ///< the preprocessor already asks for the host pass
 };
 
 class PassProbeModule : public tidy::ClangTidyModule {
