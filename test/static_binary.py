@@ -11,7 +11,7 @@
    namespace hides LLVM), and the static one lints each FILE with the same
    output and exit status as the shared-library binary gives with LLVM in
    place, and each --clean FILE (thrust, cub: code every check must stay
-   silent on, as realistic-code-* shows for the shared binary) with exit
+   silent on, as every-file-both-passes shows for the checks) with exit
    status 0 and no diagnostic; `--version` says it is linked statically.
 
 Exits 77 (skipped, never passed) when the static binary was not built (the
