@@ -325,10 +325,11 @@ void LambdaAdlPlaceholderCheck::check(const MatchFinder::MatchResult &Result) {
   // searching for them again.
   llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> LambdasHere;
   llvm::SmallVector<const CallExpr *, 8> Calls;
-  Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList) {
-    if (const auto *Lambda = Node.get<LambdaExpr>())
+  Code->forEachStmt([&](const Stmt &S, const DynTypedNode &,
+                        utils::AncestorList) {
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(&S))
       LambdasHere.try_emplace(Lambda->getLambdaClass(), Lambda);
-    else if (const auto *Call = Node.get<CallExpr>();
+    else if (const auto *Call = dyn_cast<CallExpr>(&S);
              Call && isUnqualifiedCall(*Call))
       Calls.push_back(Call);
   });

@@ -222,9 +222,9 @@ const Expr *conditionOfBranch(const DynTypedNode &Node,
 
 void LambdaClosureTraitCheck::findLaunchingBranches(
     const utils::Callable &Code, const SourceManager &SM) {
-  Code.forEachNode([&](const DynTypedNode &Node, utils::AncestorList Above) {
-    const auto *Launch = Node.get<CUDAKernelCallExpr>();
-    if (!Launch)
+  Code.forEachStmt([&](const Stmt &S, const DynTypedNode &Node,
+                       utils::AncestorList Above) {
+    if (!isa<CUDAKernelCallExpr>(S))
       return;
     DynTypedNode Below = Node;
     for (size_t I = Above.size(); I-- > 0; Below = Above[I]) {

@@ -5,6 +5,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseSet.h"
+#include <optional>
 
 namespace clang::tidy::cuda {
 
@@ -20,7 +21,10 @@ public:
   using ClangTidyCheck::ClangTidyCheck;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
+  void onStartOfTranslationUnit() override {
+    Reported.clear();
+    NvstdDeclared.reset();
+  }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
@@ -34,6 +38,9 @@ private:
 
   /// Locations already reported: a template's instantiations report once.
   llvm::DenseSet<SourceLocation> Reported;
+  /// Whether this translation unit declares namespace nvstd: without it,
+  /// there is no nvstd::function to look for (asked once per unit).
+  std::optional<bool> NvstdDeclared;
 };
 
 } // namespace clang::tidy::cuda

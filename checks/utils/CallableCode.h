@@ -25,6 +25,11 @@ namespace clang::tidy::cuda::utils {
 
 using CodeVisitor =
     llvm::function_ref<void(const DynTypedNode &Node, AncestorList Above)>;
+/// A visitor of the statements and expressions of the code only, given as
+/// both the statement and its node.
+using StmtVisitor = llvm::function_ref<void(const Stmt &S,
+                                            const DynTypedNode &Node,
+                                            AncestorList Above)>;
 
 /// Calls \p Visit for every node of the code of \p Function, with the nodes
 /// above it from \p Function down: its signature, parameters and default
@@ -60,6 +65,10 @@ public:
   /// The function whose code it is: for a lambda, its call operator.
   const FunctionDecl &function() const { return *Function; }
   void forEachNode(CodeVisitor Visit) const;
+  /// The same walk, for the visitors that look at statements and
+  /// expressions only: the other nodes (declarations, type locations) are
+  /// passed over without a call, and no visitor asks a node its kind again.
+  void forEachStmt(StmtVisitor Visit) const;
 
 private:
   const FunctionDecl *Function;
