@@ -62,7 +62,7 @@ void DeviceDeducedReturnOnHostCheck::registerMatchers(MatchFinder *Finder) {
       declRefExpr(namesDeviceWithDeducedReturnType()).bind("ref"), this);
   Finder->addMatcher(
       memberExpr(namesDeviceMemberWithDeducedReturnType()).bind("ref"), this);
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
 }
 
 void DeviceDeducedReturnOnHostCheck::check(

@@ -306,7 +306,7 @@ void HostVariableInDeviceCodeCheck::registerPPCallbacks(const SourceManager &SM,
 void HostVariableInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
   // The uses are found in the code of each function and lambda that runs on
   // the device, which check() walks.
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
 }
 
 /// The variable with static storage (namespace scope, class-static,

@@ -312,7 +312,7 @@ std::string qualifiedCallee(const FunctionDecl &Callee) {
 void LambdaAdlPlaceholderCheck::registerMatchers(MatchFinder *Finder) {
   // The unqualified calls are found in the host code of each function and
   // lambda, which check() walks.
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
 }
 
 void LambdaAdlPlaceholderCheck::check(const MatchFinder::MatchResult &Result) {

@@ -203,7 +203,7 @@ AST_MATCHER(DeclRefExpr, namesKernelOutsideSystemHeader) {
 
 void LambdaClosureTraitCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr().bind("lambda"), this);
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
   utils::matchInstantiations(*Finder, this);
   Finder->addMatcher(declRefExpr(namesKernelOutsideSystemHeader()).bind("kernel"),
                      this);

@@ -18,7 +18,7 @@ void LambdaFunctionPointerConversionCheck::registerMatchers(
   // runs on the host, which check() walks; instantiations too:
   // `template <class F> void f(F g) { fp p = g; }` only converts once F is a
   // closure type.
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
 }
 
 /// The call of a lambda's conversion to a function pointer that \p Node is.

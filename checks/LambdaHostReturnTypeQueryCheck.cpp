@@ -135,7 +135,7 @@ AST_MATCHER(CallExpr, calleeNamedMakeTransformIterator) {
 
 void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr().bind("lambda"), this);
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
   Finder->addMatcher(typeLoc(isDecltypeOutsideSystemHeader()).bind("decltype"),
                      this);
   // Everywhere, system headers included: a library's own question about a

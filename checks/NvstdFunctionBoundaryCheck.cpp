@@ -116,7 +116,7 @@ std::optional<Initialization> initializationOf(const Expr &E) {
 void NvstdFunctionBoundaryCheck::registerMatchers(MatchFinder *Finder) {
   // Initializations and kernel launches are found in the code of each
   // function and lambda, which check() walks.
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
   Finder->addMatcher(
       lambdaExpr(unless(isExpansionInSystemHeader()), utils::isExtendedLambda())
           .bind("lambda"),

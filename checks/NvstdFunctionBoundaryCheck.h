@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_NVSTDFUNCTIONBOUNDARYCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/CallableCode.h"
 #include "llvm/ADT/DenseSet.h"
 #include <optional>
 
@@ -30,6 +31,8 @@ public:
   }
 
 private:
+  /// The shared callable matchers' registration (utils::matchCallables).
+  utils::CallableRegistration Callables;
   void checkInitialization(const Expr &Callable, QualType FunctionType,
                            const FunctionDecl &Context);
   void checkCaptures(const LambdaExpr &Lambda);

@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -90,11 +91,21 @@ AST_MATCHER(LambdaExpr, isCallableLambda) {
   return utils::isCallableLambda(Node, Finder->getASTContext());
 }
 
+/// What matchCallables() returns, for the check to keep (as a member) for as
+/// long as it is registered with the MatchFinder.
+using CallableRegistration =
+    std::shared_ptr<ast_matchers::MatchFinder::MatchCallback>;
+
 /// Registers \p Check for every callable whose code is written outside
 /// system headers (template instantiations included): function definitions
-/// and lambdas, for checks that walk that code themselves.
-void matchCallables(ast_matchers::MatchFinder &Finder,
-                    ast_matchers::MatchFinder::MatchCallback *Check);
+/// and lambdas, for checks that walk that code themselves. The checks of one
+/// MatchFinder share one pair of matchers, whose callback calls each of them
+/// with the match in the order they registered: a callable is matched once,
+/// not once per check. That callback lives while a check keeps the
+/// registration returned.
+[[nodiscard]] CallableRegistration
+matchCallables(ast_matchers::MatchFinder &Finder,
+               ast_matchers::MatchFinder::MatchCallback *Check);
 
 /// The callable matchCallables() matched, if it matched this time.
 std::optional<Callable>
