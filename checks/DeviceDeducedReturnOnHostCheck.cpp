@@ -2,6 +2,7 @@
 
 #include "DeviceDeducedReturnOnHostCheck.h"
 #include "utils/ExecutionSpace.h"
+#include "utils/SourceText.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -16,18 +17,33 @@ namespace {
 /// A `__device__` function, not constexpr, whose return type is deduced:
 /// nvcc's host side never deduces it. Lambdas' call operators are
 /// cuda-lambda-host-return-type-query's concern.
-AST_MATCHER(FunctionDecl, isDeviceWithDeducedReturnType) {
-  if (Node.isConstexpr())
+bool isDeviceWithDeducedReturnType(const ValueDecl *D) {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(D);
+  if (!Function || Function->isConstexpr())
     return false;
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(&Node);
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Function);
       Method && Method->getParent()->isLambda())
     return false;
   // The return type first: few functions deduce theirs, and the execution
   // space is a question about attributes, costlier on every reference.
-  const QualType Declared = Node.getDeclaredReturnType();
+  const QualType Declared = Function->getDeclaredReturnType();
   if (Declared.isNull() || !Declared->getContainedDeducedType())
     return false;
-  return utils::executionSpaceOf(Node) == utils::ExecutionSpace::Device;
+  return utils::executionSpaceOf(*Function) == utils::ExecutionSpace::Device;
+}
+
+// One matcher per reference, not declRefExpr(to(functionDecl(...)),
+// unless(isExpansionInSystemHeader())): every reference of the unit is
+// tried, and each nested matcher costs a dispatch. The system header last.
+AST_MATCHER(DeclRefExpr, namesDeviceWithDeducedReturnType) {
+  return isDeviceWithDeducedReturnType(Node.getDecl()) &&
+         !utils::isExpansionInSystemHeader(
+             Node.getBeginLoc(), Finder->getASTContext().getSourceManager());
+}
+AST_MATCHER(MemberExpr, namesDeviceMemberWithDeducedReturnType) {
+  return isDeviceWithDeducedReturnType(Node.getMemberDecl()) &&
+         !utils::isExpansionInSystemHeader(
+             Node.getBeginLoc(), Finder->getASTContext().getSourceManager());
 }
 
 } // namespace
@@ -42,15 +58,11 @@ void DeviceDeducedReturnOnHostCheck::registerPPCallbacks(
 void DeviceDeducedReturnOnHostCheck::registerMatchers(MatchFinder *Finder) {
   // Instantiations too: a dependent call names the function only there,
   // and nvcc misses those (the host compiler then sees `void`).
-  const auto Target = functionDecl(isDeviceWithDeducedReturnType());
   Finder->addMatcher(
-      declRefExpr(to(Target), unless(isExpansionInSystemHeader())).bind("ref"),
-      this);
-  Finder->addMatcher(memberExpr(member(Target),
-                                unless(isExpansionInSystemHeader()))
-                         .bind("ref"),
-                     this);
-  utils::matchCallables(*Finder, this);
+      declRefExpr(namesDeviceWithDeducedReturnType()).bind("ref"), this);
+  Finder->addMatcher(
+      memberExpr(namesDeviceMemberWithDeducedReturnType()).bind("ref"), this);
+  Callables = utils::matchCallables(*Finder, this);
 }
 
 void DeviceDeducedReturnOnHostCheck::check(

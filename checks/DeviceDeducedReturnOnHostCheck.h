@@ -31,6 +31,8 @@ public:
   }
 
 private:
+  /// The shared callable matchers' registration (utils::matchCallables).
+  utils::CallableRegistration Callables;
   struct Reference {
     DynTypedNode Node;
     SourceLocation Loc;

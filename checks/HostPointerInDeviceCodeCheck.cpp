@@ -347,21 +347,25 @@ void HostPointerInDeviceCodeCheck::check(
   if (Candidates.empty())
     return;
 
-  // The flow analysis runs only where a crossing reads a local pointer or
-  // is host memory as written (`v.data()` may have been registered with
-  // cudaHostRegister before); otherwise nothing can be reported.
-  bool NeedsFlow = false;
+  // The flow analysis runs only where a crossing is host memory as written
+  // (`v.data()` may have been registered with cudaHostRegister before), or
+  // reads a local pointer that the function's code gives a value (a
+  // parameter it never assigns is the caller's, which it cannot know);
+  // otherwise nothing can be reported.
+  bool HostAsWritten = false;
+  bool ReadsLocal = false;
   llvm::SmallVector<utils::ProvenanceQuery, 4> Queries;
   llvm::DenseSet<std::pair<const Stmt *, const void *>> ReportedMemory;
   for (const utils::BoundaryCrossing *C : Candidates) {
-    NeedsFlow |= utils::readsLocalPointer(*C->Value) ||
-                 utils::provenanceOfExpr(*C->Value, Ctx).isHost();
+    ReadsLocal |= utils::readsLocalPointer(*C->Value);
+    HostAsWritten |= utils::provenanceOfExpr(*C->Value, Ctx).isHost();
     const Stmt *Anchor = C->Kind == utils::CrossingKind::LambdaCapture
                              ? static_cast<const Stmt *>(C->Lambda)
                              : C->Call;
     Queries.push_back({Anchor, C->Value});
   }
-  if (!NeedsFlow)
+  if (!HostAsWritten &&
+      !(ReadsLocal && utils::mayGiveLocalPointerAValue(*Function)))
     return;
   llvm::DenseMap<const Expr *, utils::Provenance> Flow =
       utils::analyzePointerProvenance(*Function, Ctx, Queries);

@@ -306,19 +306,24 @@ void HostVariableInDeviceCodeCheck::registerPPCallbacks(const SourceManager &SM,
 void HostVariableInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
   // The uses are found in the code of each function and lambda that runs on
   // the device, which check() walks.
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
 }
 
 /// The variable with static storage (namespace scope, class-static,
 /// function-static) that \p Node names, if any.
-static const VarDecl *staticVariableNamedBy(const DynTypedNode &Node) {
+static const VarDecl *staticVariableNamedBy(const Stmt &S) {
   const ValueDecl *Named = nullptr;
-  if (const auto *DRE = Node.get<DeclRefExpr>())
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(&S))
     Named = DRE->getDecl();
-  else if (const auto *ME = Node.get<MemberExpr>())
+  else if (const auto *ME = dyn_cast<MemberExpr>(&S))
     Named = ME->getMemberDecl();
   const auto *Var = dyn_cast_or_null<VarDecl>(Named);
   return Var && Var->hasGlobalStorage() ? Var : nullptr;
+}
+
+static const VarDecl *staticVariableNamedBy(const DynTypedNode &Node) {
+  const auto *S = Node.get<Stmt>();
+  return S ? staticVariableNamedBy(*S) : nullptr;
 }
 
 void HostVariableInDeviceCodeCheck::check(
@@ -354,18 +359,19 @@ void HostVariableInDeviceCodeCheck::check(
   const bool InConstexpr = isConstexprDeviceFunction(Function);
   const SourceManager &SM = *Result.SourceManager;
   ASTContext &Ctx = *Result.Context;
-  Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList Above) {
-    if (const auto *Call = Node.get<CallExpr>()) {
+  Code->forEachStmt([&](const Stmt &S, const DynTypedNode &Node,
+                        utils::AncestorList Above) {
+    if (const auto *Call = dyn_cast<CallExpr>(&S)) {
       if (!InConstexpr)
         checkCall(*Call, utils::Ancestry(Node, Above), Ctx, !DeviceCode);
       return;
     }
     if (!DeviceCode)
       return;
-    const VarDecl *Var = staticVariableNamedBy(Node);
+    const VarDecl *Var = staticVariableNamedBy(S);
     if (!Var)
       return;
-    const auto &Ref = *Node.get<Expr>();
+    const auto &Ref = cast<Expr>(S);
     // clang shares a template's non-dependent nodes with its instantiations:
     // such a use is judged once, with the parents it has where first met (in
     // the pattern), as clang's parent map lists them first.

@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_HOSTVARIABLEINDEVICECODECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/CallableCode.h"
 #include "utils/AncestorWalk.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -40,6 +41,8 @@ public:
   enum class Use;
 
 private:
+  /// The shared callable matchers' registration (utils::matchCallables).
+  utils::CallableRegistration Callables;
   /// How device code that names \p Var at \p Ref uses it; \p Owner is set
   /// to the host function whose static local \p Var is.
   Use judgeUse(const Expr &Ref, const VarDecl &Var,

@@ -12,19 +12,37 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
+namespace {
+
+/// ast_matchers::isTemplateInstantiation()'s test.
+template <typename DeclT> bool isInstantiation(const DeclT &D) {
+  const TemplateSpecializationKind Kind = D.getTemplateSpecializationKind();
+  return Kind == TSK_ImplicitInstantiation ||
+         Kind == TSK_ExplicitInstantiationDefinition ||
+         Kind == TSK_ExplicitInstantiationDeclaration;
+}
+
+// One matcher each, the attributes first: every function and variable of
+// the unit (parameters included) is tried.
+AST_MATCHER(FunctionDecl, isKernelInstantiation) {
+  return Node.hasAttr<CUDAGlobalAttr>() && isInstantiation(Node);
+}
+AST_MATCHER(VarDecl, isDeviceVariableInstantiation) {
+  return (Node.hasAttr<CUDADeviceAttr>() ||
+          Node.hasAttr<CUDAConstantAttr>()) &&
+         isInstantiation(Node);
+}
+
+} // namespace
+
 void KernelTemplateArgumentCheck::registerMatchers(MatchFinder *Finder) {
   // The template arguments exist only in the specializations; the kernel
   // template itself may be anyone's (a library's), the point of
   // instantiation decides whose code it is.
-  Finder->addMatcher(
-      functionDecl(hasAttr(attr::CUDAGlobal), ast_matchers::isTemplateInstantiation())
-          .bind("kernel"),
-      this);
-  Finder->addMatcher(
-      varDecl(anyOf(hasAttr(attr::CUDADevice), hasAttr(attr::CUDAConstant)),
-              ast_matchers::isTemplateInstantiation())
-          .bind("variable"),
-      this);
+  Finder->addMatcher(functionDecl(isKernelInstantiation()).bind("kernel"),
+                     this);
+  Finder->addMatcher(varDecl(isDeviceVariableInstantiation()).bind("variable"),
+                     this);
 }
 
 /// Whether \p D lies inside a `__device__` or `__global__` function, where

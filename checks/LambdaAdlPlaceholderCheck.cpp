@@ -312,7 +312,7 @@ std::string qualifiedCallee(const FunctionDecl &Callee) {
 void LambdaAdlPlaceholderCheck::registerMatchers(MatchFinder *Finder) {
   // The unqualified calls are found in the host code of each function and
   // lambda, which check() walks.
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
 }
 
 void LambdaAdlPlaceholderCheck::check(const MatchFinder::MatchResult &Result) {
@@ -325,10 +325,11 @@ void LambdaAdlPlaceholderCheck::check(const MatchFinder::MatchResult &Result) {
   // searching for them again.
   llvm::DenseMap<const CXXRecordDecl *, const LambdaExpr *> LambdasHere;
   llvm::SmallVector<const CallExpr *, 8> Calls;
-  Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList) {
-    if (const auto *Lambda = Node.get<LambdaExpr>())
+  Code->forEachStmt([&](const Stmt &S, const DynTypedNode &,
+                        utils::AncestorList) {
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(&S))
       LambdasHere.try_emplace(Lambda->getLambdaClass(), Lambda);
-    else if (const auto *Call = Node.get<CallExpr>();
+    else if (const auto *Call = dyn_cast<CallExpr>(&S);
              Call && isUnqualifiedCall(*Call))
       Calls.push_back(Call);
   });

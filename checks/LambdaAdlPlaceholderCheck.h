@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAADLPLACEHOLDERCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/CallableCode.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -30,6 +31,8 @@ public:
   }
 
 private:
+  /// The shared callable matchers' registration (utils::matchCallables).
+  utils::CallableRegistration Callables;
   void checkCall(const CallExpr &Call, const SourceManager &SM,
                  const llvm::DenseMap<const CXXRecordDecl *,
                                       const LambdaExpr *> &LambdasHere);

@@ -186,15 +186,27 @@ void traverseDefault(Visitor &V, const NamedDecl &Param) {
 
 } // namespace
 
+namespace {
+
+/// A reference to a kernel outside system headers: one matcher per
+/// reference of the unit rather than declRefExpr(to(functionDecl(hasAttr(
+/// ...))), unless(isExpansionInSystemHeader())), each nested matcher a
+/// dispatch of its own. The system header last.
+AST_MATCHER(DeclRefExpr, namesKernelOutsideSystemHeader) {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Node.getDecl());
+  return Function && Function->hasAttr<CUDAGlobalAttr>() &&
+         !utils::isExpansionInSystemHeader(
+             Node.getBeginLoc(), Finder->getASTContext().getSourceManager());
+}
+
+} // namespace
+
 void LambdaClosureTraitCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr().bind("lambda"), this);
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
   utils::matchInstantiations(*Finder, this);
-  Finder->addMatcher(
-      declRefExpr(to(functionDecl(hasAttr(attr::CUDAGlobal))),
-                  unless(isExpansionInSystemHeader()))
-          .bind("kernel"),
-      this);
+  Finder->addMatcher(declRefExpr(namesKernelOutsideSystemHeader()).bind("kernel"),
+                     this);
   // The `if`s and `?:`s that decide whether a kernel is launched are found
   // above the launches in each callable's code, which check() walks.
 }
@@ -222,9 +234,9 @@ const Expr *conditionOfBranch(const DynTypedNode &Node,
 
 void LambdaClosureTraitCheck::findLaunchingBranches(
     const utils::Callable &Code, const SourceManager &SM) {
-  Code.forEachNode([&](const DynTypedNode &Node, utils::AncestorList Above) {
-    const auto *Launch = Node.get<CUDAKernelCallExpr>();
-    if (!Launch)
+  Code.forEachStmt([&](const Stmt &S, const DynTypedNode &Node,
+                       utils::AncestorList Above) {
+    if (!isa<CUDAKernelCallExpr>(S))
       return;
     DynTypedNode Below = Node;
     for (size_t I = Above.size(); I-- > 0; Below = Above[I]) {

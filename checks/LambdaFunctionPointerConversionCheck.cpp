@@ -18,12 +18,12 @@ void LambdaFunctionPointerConversionCheck::registerMatchers(
   // runs on the host, which check() walks; instantiations too:
   // `template <class F> void f(F g) { fp p = g; }` only converts once F is a
   // closure type.
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
 }
 
 /// The call of a lambda's conversion to a function pointer that \p Node is.
-static const CXXMemberCallExpr *conversionOfLambda(const DynTypedNode &Node) {
-  const auto *Call = Node.get<CXXMemberCallExpr>();
+static const CXXMemberCallExpr *conversionOfLambda(const Stmt &S) {
+  const auto *Call = dyn_cast<CXXMemberCallExpr>(&S);
   const auto *Conversion =
       Call ? dyn_cast_or_null<CXXConversionDecl>(Call->getMethodDecl())
            : nullptr;
@@ -36,8 +36,9 @@ void LambdaFunctionPointerConversionCheck::check(
   if (!Code || !utils::runsOnHost(utils::executionSpaceOf(Code->function())))
     return;
   const SourceManager &SM = *Result.SourceManager;
-  Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList Above) {
-    const CXXMemberCallExpr *Call = conversionOfLambda(Node);
+  Code->forEachStmt([&](const Stmt &S, const DynTypedNode &Node,
+                        utils::AncestorList Above) {
+    const CXXMemberCallExpr *Call = conversionOfLambda(S);
     if (!Call)
       return;
     if (utils::isExpansionInSystemHeader(Call->getBeginLoc(), SM))

@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAFUNCTIONPOINTERCONVERSIONCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/CallableCode.h"
 #include "utils/AncestorWalk.h"
 
 namespace clang::tidy::cuda {
@@ -23,6 +24,8 @@ public:
   }
 
 private:
+  /// The shared callable matchers' registration (utils::matchCallables).
+  utils::CallableRegistration Callables;
   void checkConversion(const CXXMemberCallExpr &Call,
                        const utils::Ancestry &Above);
 };

@@ -5,6 +5,7 @@
 #include "utils/ExtendedLambda.h"
 #include "utils/InstantiationChain.h"
 #include "utils/ReturnTypeQuestion.h"
+#include "utils/SourceText.h"
 #include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
@@ -113,22 +114,38 @@ const CXXRecordDecl *failedQuery(const ClassTemplateSpecializationDecl &Spec,
   return hasMemberNamed(Spec, TypeName) ? nullptr : Closure;
 }
 
+/// A `decltype` type location outside system headers, as
+/// typeLoc(loc(decltypeType()), unless(isExpansionInSystemHeader())) finds
+/// it, in one matcher: every type location of the unit is tried.
+AST_MATCHER(TypeLoc, isDecltypeOutsideSystemHeader) {
+  return isa<DecltypeType>(Node.getType().getTypePtr()) &&
+         !utils::isExpansionInSystemHeader(
+             Node.getBeginLoc(), Finder->getASTContext().getSourceManager());
+}
+
+/// Whether the callee is named make_transform_iterator: asked of every call
+/// before the qualified names are.
+AST_MATCHER(CallExpr, calleeNamedMakeTransformIterator) {
+  const auto *Callee = dyn_cast_or_null<NamedDecl>(Node.getCalleeDecl());
+  return Callee && Callee->getDeclName().isIdentifier() &&
+         Callee->getName() == "make_transform_iterator";
+}
+
 } // namespace
 
 void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr().bind("lambda"), this);
-  utils::matchCallables(*Finder, this);
-  Finder->addMatcher(
-      typeLoc(loc(decltypeType()), unless(isExpansionInSystemHeader()))
-          .bind("decltype"),
-      this);
+  Callables = utils::matchCallables(*Finder, this);
+  Finder->addMatcher(typeLoc(isDecltypeOutsideSystemHeader()).bind("decltype"),
+                     this);
   // Everywhere, system headers included: a library's own question about a
   // closure is followed back to the user's code at the end.
   Finder->addMatcher(templateSpecializationTypeLoc().bind("specialization"),
                      this);
   utils::matchInstantiations(*Finder, this);
   Finder->addMatcher(
-      callExpr(callee(functionDecl(
+      callExpr(calleeNamedMakeTransformIterator(),
+               callee(functionDecl(
                    hasAnyName("::thrust::make_transform_iterator",
                               "::cuda::make_transform_iterator"))),
                unless(isExpansionInSystemHeader()))

@@ -34,6 +34,8 @@ public:
   }
 
 private:
+  /// The shared callable matchers' registration (utils::matchCallables).
+  utils::CallableRegistration Callables;
   struct Query {
     SourceLocation Loc;
     const CXXRecordDecl *Closure;

@@ -90,8 +90,8 @@ struct Initialization {
   const Expr *Callable = nullptr;
   QualType FunctionType;
 };
-std::optional<Initialization> initializationOf(const DynTypedNode &Node) {
-  if (const auto *Construct = Node.get<CXXConstructExpr>()) {
+std::optional<Initialization> initializationOf(const Expr &E) {
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(&E)) {
     const CXXConstructorDecl *Constructor = Construct->getConstructor();
     if (Construct->getNumArgs() == 1 && Constructor &&
         !Constructor->isCopyConstructor() &&
@@ -100,7 +100,7 @@ std::optional<Initialization> initializationOf(const DynTypedNode &Node) {
       return Initialization{Construct->getArg(0), Construct->getType()};
     return std::nullopt;
   }
-  if (const auto *Assign = Node.get<CXXOperatorCallExpr>()) {
+  if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(&E)) {
     const auto *Method =
         dyn_cast_or_null<CXXMethodDecl>(Assign->getCalleeDecl());
     if (Assign->getOperator() == OO_Equal && Method &&
@@ -116,7 +116,7 @@ std::optional<Initialization> initializationOf(const DynTypedNode &Node) {
 void NvstdFunctionBoundaryCheck::registerMatchers(MatchFinder *Finder) {
   // Initializations and kernel launches are found in the code of each
   // function and lambda, which check() walks.
-  utils::matchCallables(*Finder, this);
+  Callables = utils::matchCallables(*Finder, this);
   Finder->addMatcher(
       lambdaExpr(unless(isExpansionInSystemHeader()), utils::isExtendedLambda())
           .bind("lambda"),
@@ -124,6 +124,12 @@ void NvstdFunctionBoundaryCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void NvstdFunctionBoundaryCheck::check(const MatchFinder::MatchResult &Result) {
+  // Every initialization, launch and capture it reports holds an
+  // nvstd::function, which needs <nvfunctional>'s namespace.
+  if (!NvstdDeclared)
+    NvstdDeclared = utils::declaresNvstdNamespace(*Result.Context);
+  if (!*NvstdDeclared)
+    return;
   if (const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda")) {
     checkCaptures(*Lambda);
     return;
@@ -132,12 +138,13 @@ void NvstdFunctionBoundaryCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Code)
     return;
   const SourceManager &SM = *Result.SourceManager;
-  Code->forEachNode([&](const DynTypedNode &Node, utils::AncestorList) {
-    const auto *E = Node.get<Expr>();
+  Code->forEachStmt([&](const Stmt &S, const DynTypedNode &,
+                        utils::AncestorList) {
+    const auto *E = dyn_cast<Expr>(&S);
     if (!E)
       return;
     // What is looked for first, the system header (a costlier question) then.
-    if (std::optional<Initialization> Init = initializationOf(Node)) {
+    if (std::optional<Initialization> Init = initializationOf(*E)) {
       if (!utils::isExpansionInSystemHeader(E->getBeginLoc(), SM))
         checkInitialization(*Init->Callable, Init->FunctionType,
                             Code->function());

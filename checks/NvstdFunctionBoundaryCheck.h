@@ -4,7 +4,9 @@
 #define CUDA_LAMBDA_TIDY_NVSTDFUNCTIONBOUNDARYCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/CallableCode.h"
 #include "llvm/ADT/DenseSet.h"
+#include <optional>
 
 namespace clang::tidy::cuda {
 
@@ -20,12 +22,17 @@ public:
   using ClangTidyCheck::ClangTidyCheck;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { Reported.clear(); }
+  void onStartOfTranslationUnit() override {
+    Reported.clear();
+    NvstdDeclared.reset();
+  }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
 
 private:
+  /// The shared callable matchers' registration (utils::matchCallables).
+  utils::CallableRegistration Callables;
   void checkInitialization(const Expr &Callable, QualType FunctionType,
                            const FunctionDecl &Context);
   void checkCaptures(const LambdaExpr &Lambda);
@@ -34,6 +41,9 @@ private:
 
   /// Locations already reported: a template's instantiations report once.
   llvm::DenseSet<SourceLocation> Reported;
+  /// Whether this translation unit declares namespace nvstd: without it,
+  /// there is no nvstd::function to look for (asked once per unit).
+  std::optional<bool> NvstdDeclared;
 };
 
 } // namespace clang::tidy::cuda

@@ -138,6 +138,55 @@ TEST(AncestorWalkTest, CodeOfACallableIsForCallables) {
   }
 }
 
+TEST(AncestorWalkTest, StatementsOfACallableAreItsStatementNodes) {
+  auto AST = parseCuda(EveryPlace, Pass::Device);
+  ASSERT_TRUE(AST);
+  ASTContext &Context = AST->getASTContext();
+  std::vector<Callable> Callables;
+  for (const BoundNodes &Match :
+       match(functionDecl(isExpansionInMainFile(), isDefinition(),
+                          unless(isLambdaCallOperatorAsWritten()))
+                 .bind("f"),
+             Context))
+    Callables.emplace_back(*Match.getNodeAs<FunctionDecl>("f"));
+  for (const BoundNodes &Match :
+       match(lambdaExpr(isExpansionInMainFile()).bind("l"), Context))
+    Callables.emplace_back(*Match.getNodeAs<LambdaExpr>("l"));
+  ASSERT_GT(Callables.size(), 5u);
+  using Seen = std::vector<std::pair<const Stmt *, size_t>>;
+  unsigned Statements = 0;
+  for (bool StmtsFirst : {true, false}) {
+    for (const Callable &Code : Callables) {
+      // Both orders: forEachStmt walking afresh, and replaying the walk
+      // forEachNode made.
+      Seen FromNodes, FromStmts;
+      auto ByNodes = [&] {
+        Code.forEachNode([&](const DynTypedNode &Node, AncestorList Above) {
+          if (const auto *S = Node.get<Stmt>())
+            FromNodes.push_back({S, Above.size()});
+        });
+      };
+      auto ByStmts = [&] {
+        Code.forEachStmt(
+            [&](const Stmt &S, const DynTypedNode &Node, AncestorList Above) {
+              EXPECT_EQ(Node.get<Stmt>(), &S);
+              FromStmts.push_back({&S, Above.size()});
+            });
+      };
+      if (StmtsFirst) {
+        ByStmts();
+        ByNodes();
+      } else {
+        ByNodes();
+        ByStmts();
+      }
+      EXPECT_EQ(FromStmts, FromNodes);
+      Statements += FromStmts.size();
+    }
+  }
+  EXPECT_GT(Statements, 20u);
+}
+
 TEST(AncestorWalkTest, FindsEveryLambdaFromItsClosureType) {
   for (Pass Side : {Pass::Host, Pass::Device}) {
     auto AST = parseCuda(EveryPlace, Side);

@@ -37,6 +37,36 @@ std::string atSink(ASTUnit &AST, const std::string &Function) {
   return "";
 }
 
+TEST(PointerProvenanceTest, WhetherTheCodeGivesALocalPointerAValue) {
+  auto AST = parseCuda(R"cu(
+    #include <stdlib.h>
+    void sink(float *);
+    void parameter(float *p, int n) { int m = n; sink(p + m); }
+    void incremented(float *p) { ++p; sink(p); }
+    void initialized(float *p) { float *q = p; sink(q); }
+    void uninitialized(float *p) { float *q; sink(p); }
+    void assigned(float *p, int n) { p = (float *)malloc(n); sink(p); }
+    void allocated(float *p) { void *m; posix_memalign(&m, 64, 64); sink(p); }
+    void in_lambda(float *p) { auto l = [&] { p = nullptr; }; sink(p); }
+    void not_a_pointer(float *p) { float x = 1; x = 2; sink(p); }
+  )cu");
+  ASSERT_TRUE(AST);
+  auto Gives = [&](const std::string &Name) {
+    const auto *F = findFirst<FunctionDecl>(
+        *AST, functionDecl(hasName(Name), isDefinition()));
+    EXPECT_NE(F, nullptr) << Name;
+    return F && mayGiveLocalPointerAValue(*F);
+  };
+  EXPECT_FALSE(Gives("parameter"));
+  EXPECT_FALSE(Gives("incremented"));
+  EXPECT_TRUE(Gives("initialized"));
+  EXPECT_FALSE(Gives("uninitialized"));
+  EXPECT_TRUE(Gives("assigned"));
+  EXPECT_TRUE(Gives("allocated"));
+  EXPECT_TRUE(Gives("in_lambda"));
+  EXPECT_FALSE(Gives("not_a_pointer"));
+}
+
 TEST(PointerProvenanceTest, FollowsAssignmentsBranchesAndLoops) {
   auto AST = parseCuda(R"cu(
     #include <stdlib.h>

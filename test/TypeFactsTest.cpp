@@ -45,6 +45,23 @@ std::optional<StdFunctionInType> firstParamOf(ASTUnit &AST,
   return findStdFunctionIn(FD->getParamDecl(0)->getType());
 }
 
+TEST(TypeFactsTest, DeclaresNvstdNamespaceOnlyWithIt) {
+  auto Without = parseCuda(R"cu(
+    namespace other { namespace nvstd { template <typename> class function; } }
+    void f() {}
+  )cu");
+  ASSERT_TRUE(Without);
+  EXPECT_FALSE(clang::tidy::cuda::utils::declaresNvstdNamespace(
+      Without->getASTContext()));
+  auto With = parseCuda(R"cu(
+    extern "C++" { namespace nvstd { template <typename> class function; } }
+    void f() {}
+  )cu");
+  ASSERT_TRUE(With);
+  EXPECT_TRUE(clang::tidy::cuda::utils::declaresNvstdNamespace(
+      With->getASTContext()));
+}
+
 TEST(TypeFactsTest, FindsStdFunctionItselfAndThroughIndirection) {
   auto AST = parseCuda(Types);
   ASSERT_TRUE(AST);

@@ -17,24 +17,29 @@ namespace {
 struct CodeStep {
   bool Visit;
   WalkNext Next;
+  const Stmt *S; // the node, when it is a statement or an expression
 };
 CodeStep codeStep(const DynTypedNode &Node,
                   const CXXMethodDecl *CallOperator) {
+  // Statements first: the commonest nodes of code.
+  if (const auto *S = Node.get<Stmt>())
+    // A lambda in the code is met; its own code is its own.
+    return {true, isa<LambdaExpr>(S) ? WalkNext::SkipChildren
+                                     : WalkNext::Children,
+            S};
   if (const auto *D = Node.get<Decl>()) {
     // Other functions (a local class's members; for a lambda, the closure
     // type's conversion functions and a generic lambda's instantiations) and
     // blocks have code of their own.
     if (const auto *Function = dyn_cast<FunctionDecl>(D))
-      return {false, Function == CallOperator ? WalkNext::Children
-                                              : WalkNext::SkipChildren};
+      return {false,
+              Function == CallOperator ? WalkNext::Children
+                                       : WalkNext::SkipChildren,
+              nullptr};
     if (isa<BlockDecl>(D))
-      return {false, WalkNext::SkipChildren};
-    return {true, WalkNext::Children};
+      return {false, WalkNext::SkipChildren, nullptr};
   }
-  // A lambda in the code is met; its own code is its own.
-  const auto *S = Node.get<Stmt>();
-  return {true, S && isa<LambdaExpr>(S) ? WalkNext::SkipChildren
-                                        : WalkNext::Children};
+  return {true, WalkNext::Children, nullptr};
 }
 
 void walkCode(const DynTypedNode &Root, const CXXMethodDecl *CallOperator,
@@ -68,6 +73,7 @@ namespace {
 /// A node of a callable's code and how many nodes are above it.
 struct WalkedNode {
   DynTypedNode Node;
+  const Stmt *S; // the node, when it is a statement or an expression
   unsigned Depth;
   bool Visit;
 };
@@ -147,6 +153,31 @@ bool isCallableLambda(const LambdaExpr &Lambda, const ASTContext &Context) {
   });
 }
 
+/// Fills Last with the code of \p Function (or of \p Lambda) unless it holds
+/// it already.
+static void walkOnce(const FunctionDecl &Function, const LambdaExpr *Lambda) {
+  const ASTContext &Context = Function.getASTContext();
+  const void *Root = Lambda ? static_cast<const void *>(Lambda)
+                            : static_cast<const void *>(&Function);
+  if (Last.AST.holds(Context) && Last.Root == Root)
+    return;
+  Last.Root = Root;
+  Last.Nodes.clear();
+  const DynTypedNode RootNode = Lambda ? DynTypedNode::create(*Lambda)
+                                       : DynTypedNode::create(Function);
+  const CXXMethodDecl *CallOperator =
+      Lambda ? Lambda->getCallOperator() : nullptr;
+  walkBelow(RootNode, [&](const DynTypedNode &Node, AncestorList Above) {
+    const CodeStep Step = codeStep(Node, CallOperator);
+    // Kept also when only what is below it is code (a lambda's call
+    // operator): it is above that code.
+    if (Step.Visit || Step.Next == WalkNext::Children)
+      Last.Nodes.push_back(
+          {Node, Step.S, static_cast<unsigned>(Above.size()), Step.Visit});
+    return Step.Next;
+  });
+}
+
 void Callable::forEachNode(CodeVisitor Visit) const {
   // A visitor that walks another callable itself walks it directly.
   if (Last.Replaying) {
@@ -156,26 +187,7 @@ void Callable::forEachNode(CodeVisitor Visit) const {
       forEachNodeOf(*Function, Visit);
     return;
   }
-  const ASTContext &Context = Function->getASTContext();
-  const void *Root = Lambda ? static_cast<const void *>(Lambda)
-                            : static_cast<const void *>(Function);
-  if (!Last.AST.holds(Context) || Last.Root != Root) {
-    Last.Root = Root;
-    Last.Nodes.clear();
-    const DynTypedNode RootNode = Lambda ? DynTypedNode::create(*Lambda)
-                                         : DynTypedNode::create(*Function);
-    const CXXMethodDecl *CallOperator =
-        Lambda ? Lambda->getCallOperator() : nullptr;
-    walkBelow(RootNode, [&](const DynTypedNode &Node, AncestorList Above) {
-      const CodeStep Step = codeStep(Node, CallOperator);
-      // Kept also when only what is below it is code (a lambda's call
-      // operator): it is above that code.
-      if (Step.Visit || Step.Next == WalkNext::Children)
-        Last.Nodes.push_back(
-            {Node, static_cast<unsigned>(Above.size()), Step.Visit});
-      return Step.Next;
-    });
-  }
+  walkOnce(*Function, Lambda);
   // Replayed in the walk's order, with the same nodes above each.
   llvm::SmallVector<DynTypedNode, 32> Above;
   Above.push_back(Lambda ? DynTypedNode::create(*Lambda)
@@ -190,11 +202,80 @@ void Callable::forEachNode(CodeVisitor Visit) const {
   Last.Replaying = false;
 }
 
-void matchCallables(MatchFinder &Finder, MatchFinder::MatchCallback *Check) {
-  Finder.addMatcher(functionDecl(isCallableFunction()).bind("callable-function"),
-                    Check);
-  Finder.addMatcher(lambdaExpr(isCallableLambda()).bind("callable-lambda"),
-                    Check);
+void Callable::forEachStmt(StmtVisitor Visit) const {
+  if (Last.Replaying) {
+    forEachNode([&](const DynTypedNode &Node, AncestorList Above) {
+      if (const auto *S = Node.get<Stmt>())
+        Visit(*S, Node, Above);
+    });
+    return;
+  }
+  walkOnce(*Function, Lambda);
+  llvm::SmallVector<DynTypedNode, 32> Above;
+  Above.push_back(Lambda ? DynTypedNode::create(*Lambda)
+                         : DynTypedNode::create(*Function));
+  Last.Replaying = true;
+  for (const WalkedNode &Walked : Last.Nodes) {
+    Above.truncate(Walked.Depth);
+    if (Walked.Visit && Walked.S)
+      Visit(*Walked.S, Walked.Node, Above);
+    Above.push_back(Walked.Node);
+  }
+  Last.Replaying = false;
+}
+
+namespace {
+
+/// The callback of the callable matchers that the checks of one MatchFinder
+/// share: calls each check with the match.
+class CallableDispatch : public MatchFinder::MatchCallback {
+public:
+  std::vector<MatchFinder::MatchCallback *> Checks;
+
+  void run(const MatchFinder::MatchResult &Result) override {
+    for (MatchFinder::MatchCallback *Check : Checks)
+      Check->run(Result);
+  }
+  llvm::StringRef getID() const override { return "cuda-callables"; }
+  // As ClangTidyCheck's: the checks' own matchers traverse so.
+  std::optional<TraversalKind> getCheckTraversalKind() const override {
+    return TK_AsIs;
+  }
+};
+
+/// The MatchFinder whose checks are registering now, and their dispatch:
+/// clang-tidy registers the checks of one MatchFinder one after another. The
+/// dispatch is the checks' to keep: once they are gone, a MatchFinder at the
+/// same address is another and gets a dispatch of its own.
+struct Registration {
+  const MatchFinder *Finder = nullptr;
+  std::weak_ptr<CallableDispatch> Dispatch;
+};
+
+thread_local Registration Registering;
+
+} // namespace
+
+CallableRegistration matchCallables(MatchFinder &Finder,
+                                    MatchFinder::MatchCallback *Check) {
+  std::shared_ptr<CallableDispatch> Dispatch;
+  if (Registering.Finder == &Finder)
+    Dispatch = Registering.Dispatch.lock();
+  if (!Dispatch) {
+    Dispatch = std::make_shared<CallableDispatch>();
+    Finder.addMatcher(
+        functionDecl(isCallableFunction()).bind("callable-function"),
+        Dispatch.get());
+    Finder.addMatcher(lambdaExpr(isCallableLambda()).bind("callable-lambda"),
+                      Dispatch.get());
+    Registering = {&Finder, Dispatch};
+  }
+  Dispatch->Checks.push_back(Check);
+  // The check stays one of the MatchFinder's callbacks, which it tells of the
+  // start and the end of each translation unit, with a matcher that matches
+  // nothing (tried on the one translation unit node).
+  Finder.addMatcher(translationUnitDecl(unless(anything())), Check);
+  return Dispatch;
 }
 
 std::optional<Callable>

@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -25,6 +26,11 @@ namespace clang::tidy::cuda::utils {
 
 using CodeVisitor =
     llvm::function_ref<void(const DynTypedNode &Node, AncestorList Above)>;
+/// A visitor of the statements and expressions of the code only, given as
+/// both the statement and its node.
+using StmtVisitor = llvm::function_ref<void(const Stmt &S,
+                                            const DynTypedNode &Node,
+                                            AncestorList Above)>;
 
 /// Calls \p Visit for every node of the code of \p Function, with the nodes
 /// above it from \p Function down: its signature, parameters and default
@@ -60,6 +66,10 @@ public:
   /// The function whose code it is: for a lambda, its call operator.
   const FunctionDecl &function() const { return *Function; }
   void forEachNode(CodeVisitor Visit) const;
+  /// The same walk, for the visitors that look at statements and
+  /// expressions only: the other nodes (declarations, type locations) are
+  /// passed over without a call, and no visitor asks a node its kind again.
+  void forEachStmt(StmtVisitor Visit) const;
 
 private:
   const FunctionDecl *Function;
@@ -81,11 +91,21 @@ AST_MATCHER(LambdaExpr, isCallableLambda) {
   return utils::isCallableLambda(Node, Finder->getASTContext());
 }
 
+/// What matchCallables() returns, for the check to keep (as a member) for as
+/// long as it is registered with the MatchFinder.
+using CallableRegistration =
+    std::shared_ptr<ast_matchers::MatchFinder::MatchCallback>;
+
 /// Registers \p Check for every callable whose code is written outside
 /// system headers (template instantiations included): function definitions
-/// and lambdas, for checks that walk that code themselves.
-void matchCallables(ast_matchers::MatchFinder &Finder,
-                    ast_matchers::MatchFinder::MatchCallback *Check);
+/// and lambdas, for checks that walk that code themselves. The checks of one
+/// MatchFinder share one pair of matchers, whose callback calls each of them
+/// with the match in the order they registered: a callable is matched once,
+/// not once per check. That callback lives while a check keeps the
+/// registration returned.
+[[nodiscard]] CallableRegistration
+matchCallables(ast_matchers::MatchFinder &Finder,
+               ast_matchers::MatchFinder::MatchCallback *Check);
 
 /// The callable matchCallables() matched, if it matched this time.
 std::optional<Callable>

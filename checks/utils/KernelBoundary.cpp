@@ -2,6 +2,7 @@
 
 #include "KernelBoundary.h"
 #include "ExtendedLambda.h"
+#include "SourceText.h"
 #include "TypeFacts.h"
 #include "clang/AST/DeclTemplate.h"
 #include "llvm/ADT/StringSet.h"
@@ -307,12 +308,18 @@ void matchCrossingSites(MatchFinder &Finder,
       lambdaExpr(isExtendedLambda(), unless(ast_matchers::isExpansionInSystemHeader()))
           .bind("kb-lambda"),
       Callback);
+  Finder.addMatcher(
+      callExpr(isDeviceAlgorithmCallOutsideSystemHeader()).bind("kb-algorithm"),
+      Callback);
+}
+
+bool isDeviceAlgorithmCallOutsideSystemHeader(const CallExpr &Call,
+                                              const ASTContext &Context) {
   // The system-header question last: it is the costliest on every call.
-  Finder.addMatcher(callExpr(unless(cudaKernelCallExpr()),
-                             isDeviceAlgorithmCall(),
-                             unless(ast_matchers::isExpansionInSystemHeader()))
-                        .bind("kb-algorithm"),
-                    Callback);
+  return !isa<CUDAKernelCallExpr>(Call) &&
+         deviceAlgorithmOf(Call) != DeviceAlgorithm::None &&
+         !utils::isExpansionInSystemHeader(Call.getBeginLoc(),
+                                           Context.getSourceManager());
 }
 
 llvm::SmallVector<BoundaryCrossing, 4>

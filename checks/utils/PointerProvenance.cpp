@@ -689,6 +689,43 @@ bool readsLocalPointer(const Expr &E) {
   }
 }
 
+namespace {
+
+/// Finds what the flow analysis's transfer function gives a variable a
+/// value for (a declaration with an initializer, `p = ...`, posix_memalign),
+/// also in nested lambdas and default arguments, which it does not look at.
+class ValueGiven : public RecursiveASTVisitor<ValueGiven> {
+public:
+  bool Found = false;
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+
+  bool VisitVarDecl(VarDecl *Var) {
+    if (isTrackable(*Var) && Var->getInit())
+      Found = true;
+    return !Found;
+  }
+  bool VisitBinaryOperator(BinaryOperator *Binary) {
+    if (Binary->getOpcode() == BO_Assign &&
+        localPointerNamedBy(Binary->getLHS()))
+      Found = true;
+    return !Found;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (calleeName(*Call) == "posix_memalign")
+      Found = true;
+    return !Found;
+  }
+};
+
+} // namespace
+
+bool mayGiveLocalPointerAValue(const FunctionDecl &Function) {
+  ValueGiven Finder;
+  Finder.TraverseDecl(const_cast<FunctionDecl *>(&Function));
+  return Finder.Found;
+}
+
 llvm::DenseMap<const Expr *, Provenance>
 analyzePointerProvenance(const FunctionDecl &Function, ASTContext &Ctx,
                          llvm::ArrayRef<ProvenanceQuery> Queries) {

@@ -93,6 +93,13 @@ Provenance provenanceOfExpr(const Expr &E, const ASTContext &Ctx);
 /// knows).
 bool readsLocalPointer(const Expr &E);
 
+/// Whether \p Function's code may give a local pointer variable or parameter
+/// a value: it initializes one, assigns one, or has posix_memalign allocate
+/// into one. Where none is, every variable stays Unknown on every path, and
+/// analyzePointerProvenance answers no more than provenanceOfExpr: a query
+/// that is not host memory as written is not host memory at all.
+bool mayGiveLocalPointerAValue(const FunctionDecl &Function);
+
 } // namespace clang::tidy::cuda::utils
 
 #endif

@@ -1,6 +1,7 @@
 //===--- TypeFacts.cpp - cuda-lambda-tidy -------------------------------===//
 
 #include "TypeFacts.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -10,6 +11,15 @@ namespace clang::tidy::cuda::utils {
 static bool isStdFunctionTemplate(const TemplateDecl *Template) {
   return Template && Template->getName() == "function" &&
          Template->isInStdNamespace();
+}
+
+bool declaresNvstdNamespace(const ASTContext &Context) {
+  const TranslationUnitDecl *TU = Context.getTranslationUnitDecl();
+  for (const NamedDecl *D :
+       TU->lookup(DeclarationName(&Context.Idents.get("nvstd"))))
+    if (isa<NamespaceDecl>(D))
+      return true;
+  return false;
 }
 
 static bool isNvstdFunctionTemplate(const TemplateDecl *Template) {

@@ -61,6 +61,11 @@ bool isNvstdFunctionClass(const CXXRecordDecl &Record);
 /// `nvstd::function` specialization).
 std::optional<StdFunctionInType> findNvstdFunctionIn(QualType Type);
 
+/// Whether the translation unit declares the namespace `nvstd` at global
+/// scope, without which it has no `nvstd::function` (isNvstdFunction and
+/// findNvstdFunctionIn find nothing): a check can skip looking for one.
+bool declaresNvstdNamespace(const ASTContext &Context);
+
 /// `ns::name` of \p D with inline namespaces (libc++'s `__1`, libcu++'s
 /// `__4`) left out, so that `cuda::std::__4::invoke_result` reads
 /// `cuda::std::invoke_result`; empty for a declaration nested in a class or
