@@ -125,6 +125,11 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
       Own.ResultsKeyFile = Value.str();
       continue;
     }
+    if (takeOptionValue(Name, "cuda-lambda-tidy-preamble-cache", Args, I,
+                        Value)) {
+      Own.PreambleCacheDir = Value.str();
+      continue;
+    }
     if (Name == "cuda-lambda-tidy-child") {
       Own.Child = true;
       continue;

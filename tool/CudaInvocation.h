@@ -66,6 +66,9 @@ struct OwnOptions {
   /// pass up in the results cache and writes to FILE "hit", or "miss KEY"
   /// for the parent to store its output under KEY.
   std::string ResultsKeyFile;
+  /// `--cuda-lambda-tidy-preamble-cache=DIR`: internal; this child lints
+  /// its one file with a preamble from the cache in DIR (PreambleCache.h).
+  std::string PreambleCacheDir;
   /// Set when an option of ours is malformed: the one-line message.
   std::string Error;
 };
