@@ -3,7 +3,7 @@
 what a lint without one prints.
 
   preamble_cache.py --tool build/bin/cuda-lambda-tidy [--fixtures DIR] [-j 2]
-                    [--only REGEX]
+                    [--only REGEX] [--all]
 
 Fixtures: every fixture under DIR whose first lines are #include lines (the
 others have no preamble) is linted as a user runs the drop-in on one file
@@ -13,7 +13,15 @@ temporary --cache-dir (the preamble is built), then again (it must hit for
 every pass that ran). The three outputs (stdout, stderr without the cache's
 own lines, exit status) must be identical. This is what shows that the
 preprocessor callbacks of the checks and of the pass probe lose nothing
-inside a PCH (PreambleCache.h says what is kept).
+inside a PCH (PreambleCache.h says what is kept). Without --all (the ctest,
+to keep CI short): every such fixture of the checks with preprocessor
+callbacks (CHECKS_WITH_PP_CALLBACKS), and of every other directory the first
+that includes neither thrust nor cub (a thrust fixture costs three thrust
+parses). --all lints all of them (62 fixtures, about 8 minutes of CPU).
+The fixtures of cuda-extended-lambda-flag (which reads -D macros of the
+command line through the preprocessor; with --all, of every check with
+preprocessor callbacks) that start with no #include are linted the same way
+as a copy with `#include <type_traits>` put first.
 
 A small project in a temporary directory, for the key:
   - a header the preamble includes, touched: still a hit; edited (same
@@ -29,6 +37,7 @@ import argparse
 import concurrent.futures
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -43,6 +52,12 @@ from run_fixtures import parse_fixture  # noqa: E402
 PREAMBLE_LINE = re.compile(
     r"^cuda-lambda-tidy: preamble cache (hit|miss|built): (.+?) \((\w+(?: \w+)?)\)(?:: (.*))?$",
     re.M)
+# The checks that watch the preprocessor (registerPPCallbacks).
+CHECKS_WITH_PP_CALLBACKS = {
+    "cuda-device-deduced-return-on-host", "cuda-extended-lambda-flag",
+    "cuda-host-variable-in-device-code", "cuda-lambda-arch-dependent",
+    "cuda-static-in-host-device-function"}
+HEAVY_INCLUDE = re.compile(r"^\s*#\s*include\s*<(thrust|cub)/", re.M)
 INCLUDE_FIRST = re.compile(r"\A(?:\s|//[^\n]*\n|/\*.*?\*/)*#\s*include\s*[<\"]", re.S)
 
 
@@ -88,9 +103,30 @@ def check_fixture(tool, path, cache_root):
     return problems, [line[0] for line in cold[3]], verdicts, [l[3] for l in cold[3]]
 
 
-def fixtures_test(tool, fixtures_dir, jobs, only, cache_root):
+def fixtures_test(tool, fixtures_dir, jobs, only, every, cache_root):
     paths = [p for p in sorted(Path(fixtures_dir).rglob("*.cu"))
              if INCLUDE_FIRST.match(p.read_text()) and re.search(only, str(p))]
+    prepended = [p for p in sorted(Path(fixtures_dir).rglob("*.cu"))
+                 if not INCLUDE_FIRST.match(p.read_text()) and re.search(only, str(p))
+                 and (p.parent.name in CHECKS_WITH_PP_CALLBACKS if every
+                      else p.parent.name == "cuda-extended-lambda-flag")]
+    copies = cache_root / "prepended"
+    for p in prepended:
+        copy = copies / p.parent.name / p.name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        for sibling in list(p.parent.glob("*.cuh")) + list(p.parent.glob("*.h")):
+            shutil.copy(sibling, copy.parent / sibling.name)
+        copy.write_text("#include <type_traits>\n" + p.read_text())
+    if not every:
+        chosen, dirs = [], set()
+        for p in paths:
+            if p.parent.name in CHECKS_WITH_PP_CALLBACKS:
+                chosen.append(p)
+            elif not HEAVY_INCLUDE.search(p.read_text()) and p.parent not in dirs:
+                dirs.add(p.parent)
+                chosen.append(p)
+        paths = chosen
+    paths += [copies / p.parent.name / p.name for p in prepended]
     check(paths, f"no fixture under {fixtures_dir} starts with #include lines")
     hits = 0
     started = time.time()
@@ -240,6 +276,8 @@ def main():
     parser.add_argument("-j", type=int, default=2)
     parser.add_argument("--only", default="", help="fixtures whose path matches")
     parser.add_argument("--no-fixtures", action="store_true")
+    parser.add_argument("--all", action="store_true",
+                        help="also the fixtures including thrust or cub")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -248,7 +286,8 @@ def main():
         print(f"key tests: {time.time() - started:.0f} s")
         if not args.no_fixtures:
             (root / "fixtures").mkdir()
-            fixtures_test(args.tool, args.fixtures, args.j, args.only, root / "fixtures")
+            fixtures_test(args.tool, args.fixtures, args.j, args.only, args.all,
+                          root / "fixtures")
     return report("preamble cache")
 
 
