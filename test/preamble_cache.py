@@ -30,7 +30,10 @@ A small project in a temporary directory, for the key:
   - a user header (-I, not a system header) first: no preamble;
   - four runs at once into an empty cache: each prints the findings of a
     run without the cache, and the entry is usable afterwards;
-  - --no-cache and CUDA_LAMBDA_TIDY_NO_CACHE=1: no preamble cache.
+  - --no-cache, --no-preamble-cache and CUDA_LAMBDA_TIDY_NO_CACHE=1: no
+    preamble cache;
+  - the pass probe's state: NV_IF_TARGET from <nv/target> in the preamble
+    still asks for the host pass when the preamble is cached.
 """
 
 import argparse
@@ -244,7 +247,9 @@ def key_tests(tool, root):
             check(verdict(result) and all(v == "hit" for v in verdict(result)),
                   f"NV_IF_TARGET, warm: {result[3]}")
 
-    # Off: --no-cache, the environment.
+    # Off: --no-cache, --no-preamble-cache, the environment.
+    check(not lint(tool, [f"--cache-dir={cache}", "--no-preamble-cache", *args, *flags])[3],
+          "--no-preamble-cache still used the preamble cache")
     check(not lint(tool, [f"--cache-dir={cache}", "--no-cache", *args, *flags])[3],
           "--no-cache still used the preamble cache")
     off = lint(tool, [f"--cache-dir={cache}", *args, *flags],

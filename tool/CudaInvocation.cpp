@@ -103,6 +103,10 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
       Own.NoCache = true;
       continue;
     }
+    if (Name == "no-preamble-cache") {
+      Own.NoPreambleCache = true;
+      continue;
+    }
     if (takeOptionValue(Name, "cache-dir", Args, I, Value)) {
       if (Value.empty())
         Own.Error = "--cache-dir takes a directory";

@@ -940,6 +940,7 @@ int main(int argc, const char **argv) {
   if (Own.Child) {
     preambleCacheDir() = Own.PreambleCacheDir;
   } else if (CommandLine.SourcePaths.size() == 1 && !Own.NoCache &&
+             !Own.NoPreambleCache &&
              !cacheDisabledByEnvironment() &&
              !asksForFixes(CommandLine.ToolArgs) &&
              !asksForInformation(CommandLine.ToolArgs)) {
