@@ -32,6 +32,7 @@ A small project in a temporary directory, for the key:
     run without the cache, and the entry is usable afterwards;
   - --no-cache, --no-preamble-cache and CUDA_LAMBDA_TIDY_NO_CACHE=1: no
     preamble cache;
+  - a __managed__ variable declared in a system header: no preamble;
   - the pass probe's state: NV_IF_TARGET from <nv/target> in the preamble
     still asks for the host pass when the preamble is cached.
 """
@@ -246,6 +247,20 @@ def key_tests(tool, root):
         if name == "warm":
             check(verdict(result) and all(v == "hit" for v in verdict(result)),
                   f"NV_IF_TARGET, warm: {result[3]}")
+
+    # A __managed__ variable declared in a system header: the check that
+    # tells it from a host variable sees the macro's expansion, which a PCH
+    # does not replay, so that preamble is not used.
+    (system / "managed.h").write_text("__managed__ int lib_counter;\n")
+    managed = root / "managed.cu"
+    managed.write_text("#include <managed.h>\n\n"
+                       "__global__ void bump() { lib_counter += 1; }\n")
+    managed_args = ["--checks=-*,cuda-*", "--cuda-pass=device", str(managed), *flags]
+    expected = lint(tool, ["--no-cache", *managed_args])
+    result = lint(tool, [f"--cache-dir={cache}", *managed_args])
+    check(verdict(result) == ["miss"] and "__managed__" in result[3][0][3],
+          f"__managed__ in the preamble: {result[3]}")
+    check(result[:3] == expected[:3], "__managed__ in the preamble: other output")
 
     # Off: --no-cache, --no-preamble-cache, the environment.
     check(not lint(tool, [f"--cache-dir={cache}", "--no-preamble-cache", *args, *flags])[3],

@@ -99,8 +99,18 @@ size_t lineStart(llvm::StringRef Text, size_t Offset) {
 class UserFileTracker : public clang::PPCallbacks {
 public:
   UserFileTracker(const clang::SourceManager &SM, std::optional<size_t> &Cut,
-                  bool &ForeignInclude)
-      : SM(SM), Cut(Cut), ForeignInclude(ForeignInclude) {}
+                  bool &ForeignInclude, bool &Managed)
+      : SM(SM), Cut(Cut), ForeignInclude(ForeignInclude), Managed(Managed) {}
+
+  /// cuda-host-variable-in-device-code finds `__managed__` variables by
+  /// the macro's expansions, which a PCH does not replay: a preamble that
+  /// declares one is not used.
+  void MacroExpands(const clang::Token &Name, const clang::MacroDefinition &,
+                    clang::SourceRange, const clang::MacroArgs *) override {
+    if (const clang::IdentifierInfo *Id = Name.getIdentifierInfo();
+        Id && Id->getName() == "__managed__")
+      Managed = true;
+  }
 
   void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
                    clang::SrcMgr::CharacteristicKind FileType,
@@ -135,6 +145,7 @@ private:
   const clang::SourceManager &SM;
   std::optional<size_t> &Cut;
   bool &ForeignInclude;
+  bool &Managed;
 };
 
 /// A file the preamble read, as checked again on reuse.
@@ -176,7 +187,7 @@ public:
     PP.addPPCallbacks(
         passDependentMacrosRecorder(PP.getSourceManager(), &Macros));
     return std::make_unique<UserFileTracker>(PP.getSourceManager(), Cut,
-                                             ForeignInclude);
+                                             ForeignInclude, Managed);
   }
 
   void AfterExecute(clang::CompilerInstance &CI) override {
@@ -208,6 +219,7 @@ public:
   std::vector<std::string> Macros;
   std::optional<size_t> Cut;
   bool ForeignInclude = false;
+  bool Managed = false;
   bool Unreadable = false;
   std::vector<ReadFile> Files;
 };
@@ -490,6 +502,11 @@ private:
         Bounds = clang::PreambleBounds(Cut, true);
         continue;
       }
+      if (Callbacks.Managed)
+        return miss("the preamble declares a __managed__ variable");
+      if (llvm::any_of(Callbacks.Macros,
+                       [](llvm::StringRef M) { return M.starts_with("#"); }))
+        return miss("the pass probe found code of the user's in the preamble");
       if (Buffered.getNumWarnings() + Buffered.getNumErrors() > 0)
         return miss("the preamble has diagnostics of its own");
       if (Callbacks.Unreadable)

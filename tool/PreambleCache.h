@@ -18,7 +18,9 @@
 // of the checks and of the pass probe see nothing inside a PCH, and what
 // they record about the user's own files must still be seen. What the pass
 // probe records about system headers (the macros that differ between the
-// passes) is stored with the entry and handed back to it on reuse.
+// passes) is stored with the entry and handed back to it on reuse. A
+// preamble that expands `__managed__` (cuda-host-variable-in-device-code
+// finds managed variables by that macro's expansions) is not used.
 //
 //===----------------------------------------------------------------------===//
 
