@@ -27,6 +27,7 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -747,7 +748,14 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
     CachedResult Result;
     Result.Status = Run.Status;
     Result.Stdout = readWhole(Run.StdoutFile);
-    Result.Stderr = readWhole(Run.StderrFile);
+    // Without what CUDA_LAMBDA_TIDY_EXPLAIN_CACHE made the child say about
+    // its preamble: a replay uses none.
+    std::string Printed = readWhole(Run.StderrFile);
+    for (llvm::StringRef Line : llvm::split(Printed, '\n'))
+      if (!Line.starts_with("cuda-lambda-tidy: preamble cache "))
+        Result.Stderr += Line.str() + "\n";
+    if (!Result.Stderr.empty())
+      Result.Stderr.pop_back();
     if (!Run.FixesFile.empty())
       Result.Fixes = readWhole(Run.FixesFile);
     if (!Run.ProbeFile.empty())
