@@ -81,9 +81,11 @@ TEST(LauncherTest, CudaSourcesOfTheCommand) {
 }
 
 TEST(LauncherTest, LintArguments) {
-  EXPECT_EQ(launcherLintArgs({}), (Args{"--checks=-*,cuda-*", "--quiet"}));
+  EXPECT_EQ(launcherLintArgs({}), (Args{"--checks=-*,cuda-*", "--quiet",
+                                        "--no-preamble-cache"}));
   EXPECT_EQ(launcherLintArgs({"--checks=cuda-lambda-*", "--cuda-pass=device"}),
-            (Args{"--quiet", "--checks=cuda-lambda-*", "--cuda-pass=device"}));
+            (Args{"--quiet", "--no-preamble-cache", "--checks=cuda-lambda-*",
+                  "--cuda-pass=device"}));
 }
 
 TEST(LauncherTest, OneEntryPerSource) {

@@ -454,6 +454,10 @@ def main():
                              "--nvcc-record")
     parser.add_argument("paths", nargs="+", help="fixture files or directories")
     args = parser.parse_args()
+    # The drop-in's preamble cache (on by default for one file) is tested by
+    # test/preamble_cache.py; here every fixture is linted without it, so
+    # that a run precompiles nothing into the home directory.
+    os.environ.setdefault("CUDA_LAMBDA_TIDY_NO_CACHE", "1")
     global NVCC_RECORD
     NVCC_RECORD = NvccRecord(args.nvcc_record)
 

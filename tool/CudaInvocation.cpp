@@ -103,6 +103,10 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
       Own.NoCache = true;
       continue;
     }
+    if (Name == "no-preamble-cache") {
+      Own.NoPreambleCache = true;
+      continue;
+    }
     if (takeOptionValue(Name, "cache-dir", Args, I, Value)) {
       if (Value.empty())
         Own.Error = "--cache-dir takes a directory";
@@ -123,6 +127,11 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
     if (takeOptionValue(Name, "cuda-lambda-tidy-results-key", Args, I,
                         Value)) {
       Own.ResultsKeyFile = Value.str();
+      continue;
+    }
+    if (takeOptionValue(Name, "cuda-lambda-tidy-preamble-cache", Args, I,
+                        Value)) {
+      Own.PreambleCacheDir = Value.str();
       continue;
     }
     if (Name == "cuda-lambda-tidy-child") {

@@ -60,12 +60,18 @@ struct OwnOptions {
   /// `--cache-dir=DIR`: where the results cache lives ("" for the default,
   /// ResultsCache.h).
   std::string CacheDir;
-  /// `--no-cache`: no results cache in this run.
+  /// `--no-cache`: no results cache and no preamble cache in this run.
   bool NoCache = false;
+  /// `--no-preamble-cache`: no preamble cache in this run (PreambleCache.h);
+  /// the results cache stays.
+  bool NoPreambleCache = false;
   /// `--cuda-lambda-tidy-results-key=FILE`: internal; this child looks its
   /// pass up in the results cache and writes to FILE "hit", or "miss KEY"
   /// for the parent to store its output under KEY.
   std::string ResultsKeyFile;
+  /// `--cuda-lambda-tidy-preamble-cache=DIR`: internal; this child lints
+  /// its one file with a preamble from the cache in DIR (PreambleCache.h).
+  std::string PreambleCacheDir;
   /// Set when an option of ours is malformed: the one-line message.
   std::string Error;
 };

@@ -18,13 +18,16 @@
 #include "FallbackHeaders.h"
 #include "Launcher.h"
 #include "PassProbe.h"
+#include "PreambleCache.h"
 #include "ResultsCache.h"
 #include "Shard.h"
 #include "TidyOutput.h"
 #include "clang-tidy/ClangTidyForceLinker.h"
 #include "clang-tidy/tool/ClangTidyMain.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -76,6 +79,7 @@ public:
     Dirs.push_back(Dir.str().str());
     return Dirs.back();
   }
+  const std::vector<std::string> &all() const { return Dirs; }
 
 private:
   std::vector<std::string> Dirs;
@@ -100,8 +104,25 @@ llvm::Error useFallbackHeaders(llvm::StringRef Dir, llvm::StringRef Reason) {
   return llvm::Error::success();
 }
 
-/// Writes the nvcc-compatibility layer into \p Dir and returns its path.
+/// The preamble cache of this process's one lint: the cache directory, ""
+/// when off (PreambleCache.h).
+std::string &preambleCacheDir() {
+  static std::string Dir;
+  return Dir;
+}
+
+/// Writes the nvcc-compatibility layer into \p Dir and returns its path;
+/// with the preamble cache, into the cache (a preamble that force-includes
+/// it names it by path, which must outlive this run).
 llvm::Expected<std::string> useNvccCompatHeader(llvm::StringRef Dir) {
+  if (!preambleCacheDir().empty()) {
+    llvm::Expected<std::string> Stable =
+        stableSupportFile(preambleCacheDir(), nvccCompatHeader().Path,
+                          nvccCompatHeader().Text);
+    if (Stable)
+      return Stable;
+    llvm::consumeError(Stable.takeError());
+  }
   llvm::Expected<std::string> Path = writeNvccCompatHeader(Dir);
   if (Path)
     llvm::sys::RemoveFileOnSignal(*Path);
@@ -188,6 +209,135 @@ std::string docsDir(const char *Argv0) {
   return CUDA_LAMBDA_TIDY_DOCS_DIR;
 }
 
+/// The compiler command clang-tidy runs for the one source of \p Final
+/// (arguments for clang-tidy's main): from the compile database of `-p`,
+/// or from the flags after `--`; with --extra-arg-before after the
+/// compiler, --extra-arg at the end, then what ClangTool adjusts. The
+/// source's absolute path goes to \p Source.
+std::optional<clang::tooling::CompileCommand>
+lintCommandOf(llvm::ArrayRef<std::string> Final, std::string &Source) {
+  ToolCommandLine CommandLine = parseToolCommandLine(Final);
+  if (CommandLine.SourcePaths.size() != 1)
+    return std::nullopt;
+  llvm::SmallString<256> Absolute(CommandLine.SourcePaths.front());
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, true);
+  Source = Absolute.str().str();
+  std::unique_ptr<clang::tooling::CompilationDatabase> Database;
+  std::string Error;
+  if (CommandLine.HasCompilerArgs) {
+    std::vector<const char *> Argv = {"cuda-lambda-tidy", "--"};
+    for (const std::string &Arg : CommandLine.CompilerArgs)
+      Argv.push_back(Arg.c_str());
+    int Argc = static_cast<int>(Argv.size());
+    Database = clang::tooling::FixedCompilationDatabase::loadFromCommandLine(
+        Argc, Argv.data(), Error);
+  } else if (std::optional<std::string> BuildPath =
+                 buildPathOf(CommandLine.ToolArgs)) {
+    llvm::SmallString<256> DatabaseFile(*BuildPath);
+    if (llvm::sys::path::filename(DatabaseFile) != "compile_commands.json")
+      llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+    Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
+        DatabaseFile, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  }
+  if (!Database)
+    return std::nullopt;
+  std::vector<clang::tooling::CompileCommand> Commands =
+      Database->getCompileCommands(Source);
+  if (Commands.empty() || Commands.front().CommandLine.empty())
+    return std::nullopt;
+  clang::tooling::CompileCommand Command = Commands.front();
+  std::vector<std::string> Before, After;
+  for (size_t I = 0; I < CommandLine.ToolArgs.size(); ++I) {
+    llvm::StringRef Arg = CommandLine.ToolArgs[I];
+    llvm::StringRef Name = Arg.ltrim('-');
+    for (auto [Option, Into] :
+         {std::pair<llvm::StringRef, std::vector<std::string> *>{
+              "extra-arg-before", &Before},
+          {"extra-arg", &After}}) {
+      if (Name == Option && I + 1 < CommandLine.ToolArgs.size()) {
+        Into->push_back(CommandLine.ToolArgs[++I]);
+        break;
+      }
+      if (Name.starts_with((Option + "=").str())) {
+        Into->push_back(Name.drop_front(Option.size() + 1).str());
+        break;
+      }
+    }
+  }
+  clang::tooling::CommandLineArguments &Line = Command.CommandLine;
+  Line.insert(Line.begin() + 1, Before.begin(), Before.end());
+  Line.insert(Line.end(), After.begin(), After.end());
+  for (const clang::tooling::ArgumentsAdjuster &Adjust :
+       {clang::tooling::getClangStripOutputAdjuster(),
+        clang::tooling::getClangSyntaxOnlyAdjuster(),
+        clang::tooling::getClangStripDependencyFileAdjuster()})
+    Line = Adjust(Line, Command.Filename);
+  return Command;
+}
+
+/// Whether the check configuration of \p Source adds compiler arguments
+/// (ExtraArgs, ExtraArgsBefore): clang-tidy applies them out of our sight.
+bool configurationAddsArgs(llvm::StringRef Source,
+                           llvm::ArrayRef<std::string> ToolArgs) {
+  if (llvm::StringRef(configurationInputs(Source, ToolArgs))
+          .contains("ExtraArgs"))
+    return true;
+  return llvm::any_of(ToolArgs, [](llvm::StringRef Arg) {
+    return Arg.contains("ExtraArgs");
+  });
+}
+
+/// With the preamble cache on: \p Final (arguments for clang-tidy) with the
+/// arguments that load the cached preamble of its one source; the link to
+/// remove afterwards goes to \p Link.
+std::vector<std::string> withCachedPreamble(const char *Argv0,
+                                            std::vector<std::string> Final,
+                                            llvm::StringRef Pass,
+                                            std::string &Link) {
+  std::string Source;
+  std::optional<clang::tooling::CompileCommand> Command =
+      lintCommandOf(Final, Source);
+  PreambleOutcome Outcome{"miss", "no compile command"};
+  std::optional<PreambleUse> Use;
+  if (Command && configurationAddsArgs(
+                     Source, parseToolCommandLine(Final).ToolArgs)) {
+    Outcome.Reason = "the configuration adds compiler arguments";
+  } else if (Command) {
+    PreambleRequest Request;
+    // clang-tidy also strips plugins from the command it runs.
+    Request.CommandLine = clang::tooling::getStripPluginsAdjuster()(
+        Command->CommandLine, Command->Filename);
+    Request.Directory = Command->Directory;
+    Request.CacheDir = preambleCacheDir();
+    Request.ToolIdentity =
+        toolIdentity(CUDA_LAMBDA_TIDY_VERSION, selfPath(Argv0));
+    Request.Volatile = temporaryDirectories().all();
+    Use = usePreamble(Request, Outcome);
+  }
+  // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: say what became of the preamble.
+  if (std::getenv("CUDA_LAMBDA_TIDY_EXPLAIN_CACHE"))
+    llvm::errs() << "cuda-lambda-tidy: preamble cache " << Outcome.Verdict
+                 << ": " << (Source.empty() ? std::string("?") : Source)
+                 << " (" << (Pass.empty() ? llvm::StringRef("one pass") : Pass)
+                 << ")"
+                 << (Outcome.Reason.empty() ? "" : ": " + Outcome.Reason)
+                 << "\n";
+  if (!Use)
+    return Final;
+  Link = Use->Link;
+  llvm::sys::RemoveFileOnSignal(Link);
+  seedPassDependentMacros(Use->DependentMacros);
+  Final.insert(Final.begin(), Use->ToolArgs.begin(), Use->ToolArgs.end());
+  return Final;
+}
+
+/// The pass this process lints ("" for none), for what it says.
+std::string &currentPass() {
+  static std::string Pass;
+  return Pass;
+}
+
 int runClangTidy(const char *Argv0, llvm::ArrayRef<std::string> Args) {
   std::string ResourceDir = CLANG_RESOURCE_DIR;
   if (!asksForInformation(parseToolCommandLine(Args).ToolArgs)) {
@@ -197,11 +347,18 @@ int runClangTidy(const char *Argv0, llvm::ArrayRef<std::string> Args) {
     ResourceDir = *Dir;
   }
   std::vector<std::string> Final = withResourceDir(Args, ResourceDir);
+  std::string Link;
+  if (!preambleCacheDir().empty() &&
+      !asksForInformation(parseToolCommandLine(Final).ToolArgs))
+    Final = withCachedPreamble(Argv0, std::move(Final), currentPass(), Link);
   std::vector<const char *> TidyArgv = {Argv0};
   for (const std::string &Arg : Final)
     TidyArgv.push_back(Arg.c_str());
-  return clang::tidy::clangTidyMain(static_cast<int>(TidyArgv.size()),
-                                    TidyArgv.data());
+  int Status = clang::tidy::clangTidyMain(static_cast<int>(TidyArgv.size()),
+                                          TidyArgv.data());
+  if (!Link.empty())
+    llvm::sys::fs::remove(Link);
+  return Status;
 }
 
 /// What a child pass needs to look itself up in the results cache.
@@ -231,54 +388,14 @@ std::optional<int> replayCachedResult(const char *Argv0,
                                       const ResultsLookup &Lookup) {
   writeWhole(Lookup.KeyFile, "none");
   ToolCommandLine CommandLine = parseToolCommandLine(Final);
-  if (CommandLine.SourcePaths.size() != 1)
+  std::string SourcePath;
+  std::optional<clang::tooling::CompileCommand> Found =
+      lintCommandOf(Final, SourcePath);
+  if (!Found)
     return std::nullopt;
-  llvm::SmallString<256> Source(CommandLine.SourcePaths.front());
-  llvm::sys::fs::make_absolute(Source);
-  llvm::sys::path::remove_dots(Source, true);
-  llvm::SmallString<256> DatabaseFile(TempDir);
-  llvm::sys::path::append(DatabaseFile, "compile_commands.json");
-  std::string Error;
-  std::unique_ptr<clang::tooling::JSONCompilationDatabase> Database =
-      clang::tooling::JSONCompilationDatabase::loadFromFile(
-          DatabaseFile, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-  if (!Database)
-    return std::nullopt;
-  std::vector<clang::tooling::CompileCommand> Commands =
-      Database->getCompileCommands(Source);
-  if (Commands.empty())
-    return std::nullopt;
-  const clang::tooling::CompileCommand &Command = Commands.front();
-  // clang-tidy's command for the file: --extra-arg-before after the
-  // compiler, --extra-arg at the end, then what ClangTool adjusts.
-  std::vector<std::string> Before, After;
-  for (size_t I = 0; I < CommandLine.ToolArgs.size(); ++I) {
-    llvm::StringRef Arg = CommandLine.ToolArgs[I];
-    llvm::StringRef Name = Arg.ltrim('-');
-    for (auto [Option, Into] :
-         {std::pair<llvm::StringRef, std::vector<std::string> *>{
-              "extra-arg-before", &Before},
-          {"extra-arg", &After}}) {
-      if (Name == Option && I + 1 < CommandLine.ToolArgs.size()) {
-        Into->push_back(CommandLine.ToolArgs[++I]);
-        break;
-      }
-      if (Name.starts_with((Option + "=").str())) {
-        Into->push_back(Name.drop_front(Option.size() + 1).str());
-        break;
-      }
-    }
-  }
-  clang::tooling::CommandLineArguments Line = Command.CommandLine;
-  if (Line.empty())
-    return std::nullopt;
-  Line.insert(Line.begin() + 1, Before.begin(), Before.end());
-  Line.insert(Line.end(), After.begin(), After.end());
-  for (const clang::tooling::ArgumentsAdjuster &Adjust :
-       {clang::tooling::getClangStripOutputAdjuster(),
-        clang::tooling::getClangSyntaxOnlyAdjuster(),
-        clang::tooling::getClangStripDependencyFileAdjuster()})
-    Line = Adjust(Line, Command.Filename);
+  const clang::tooling::CompileCommand &Command = *Found;
+  const clang::tooling::CommandLineArguments &Line = Command.CommandLine;
+  llvm::SmallString<256> Source(SourcePath);
   std::vector<std::string> Volatile = {TempDir.str(), ResourceDir.str()};
   llvm::Expected<std::string> Input =
       preprocessedInputDigest(Line, Command.Directory, Volatile);
@@ -486,7 +603,8 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
                 llvm::ArrayRef<std::string> Passes,
                 llvm::ArrayRef<std::vector<std::string>> Groups,
                 unsigned Parallel, bool ProbeHostPass,
-                llvm::StringRef CacheDir = "") {
+                llvm::StringRef CacheDir = "",
+                llvm::StringRef PreambleDir = "") {
   std::string Self = selfPath(Argv0);
   std::string ExportFixes = takeExportFixes(Args);
   bool WantFixes = !ExportFixes.empty() || Own.Format == "sarif";
@@ -530,6 +648,9 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
         Run.Args.push_back("--cuda-lambda-tidy-results-key=" + Run.KeyFile);
         Run.Args.push_back("--cache-dir=" + CacheDir.str());
       }
+      if (!PreambleDir.empty())
+        Run.Args.push_back("--cuda-lambda-tidy-preamble-cache=" +
+                           PreambleDir.str());
       Run.StdoutFile = temporaryFile("out");
       Run.StderrFile = temporaryFile("err");
       if (WantFixes) {
@@ -627,7 +748,14 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
     CachedResult Result;
     Result.Status = Run.Status;
     Result.Stdout = readWhole(Run.StdoutFile);
-    Result.Stderr = readWhole(Run.StderrFile);
+    // Without what CUDA_LAMBDA_TIDY_EXPLAIN_CACHE made the child say about
+    // its preamble: a replay uses none.
+    std::string Printed = readWhole(Run.StderrFile);
+    for (llvm::StringRef Line : llvm::split(Printed, '\n'))
+      if (!Line.starts_with("cuda-lambda-tidy: preamble cache "))
+        Result.Stderr += Line.str() + "\n";
+    if (!Result.Stderr.empty())
+      Result.Stderr.pop_back();
     if (!Run.FixesFile.empty())
       Result.Fixes = readWhole(Run.FixesFile);
     if (!Run.ProbeFile.empty())
@@ -814,6 +942,18 @@ int main(int argc, const char **argv) {
   if (!Own.Error.empty())
     return inputError(Own.Error);
   ToolCommandLine CommandLine = parseToolCommandLine(Args);
+  // The preamble cache: for one file named on the command line (an editor
+  // linting what it saves), never when fixes are applied; a child uses the
+  // one its parent chose.
+  if (Own.Child) {
+    preambleCacheDir() = Own.PreambleCacheDir;
+  } else if (CommandLine.SourcePaths.size() == 1 && !Own.NoCache &&
+             !Own.NoPreambleCache &&
+             !cacheDisabledByEnvironment() &&
+             !asksForFixes(CommandLine.ToolArgs) &&
+             !asksForInformation(CommandLine.ToolArgs)) {
+    preambleCacheDir() = cacheDirectory(Own.CacheDir);
+  }
 
   for (const std::string &Source : CommandLine.SourcePaths) {
     llvm::sys::fs::file_status Status;
@@ -902,12 +1042,14 @@ int main(int argc, const char **argv) {
         }
       }
       return runChildren(argv[0], Args, Own, Passes, Groups,
-                         std::max(1u, Own.Jobs), ProbeHostPass, CacheDir);
+                         std::max(1u, Own.Jobs), ProbeHostPass, CacheDir,
+                         preambleCacheDir());
     }
     Own.CudaPass = Passes.front();
   }
   if (Own.CudaPass == "both")
     Own.CudaPass = "";
+  currentPass() = Own.CudaPass;
   Args = withCudaPass(Args, Own.CudaPass);
   if (!ProbeFile.empty())
     Args = withPassProbe(Args, ProbeFile);

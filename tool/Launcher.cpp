@@ -128,6 +128,9 @@ launcherLintArgs(llvm::ArrayRef<std::string> TidyArgs) {
   if (!ChoosesChecks)
     Args.push_back("--checks=-*,cuda-*");
   Args.push_back("--quiet");
+  // A build compiles each file once: precompiling its preamble too would
+  // only cost time and space (PreambleCache.h).
+  Args.push_back("--no-preamble-cache");
   Args.insert(Args.end(), TidyArgs.begin(), TidyArgs.end());
   return Args;
 }

@@ -24,10 +24,22 @@ bool isPassMacro(StringRef Name) {
 class PassDependence : public PPCallbacks {
 public:
   PassDependence(const SourceManager &SM, PassVerdictHandler OnEnd,
-                 std::function<void()> OnFound)
-      : SM(SM), OnEnd(std::move(OnEnd)), OnFound(std::move(OnFound)) {}
+                 std::function<void()> OnFound,
+                 std::vector<std::string> *Collect = nullptr)
+      : SM(SM), OnEnd(std::move(OnEnd)), OnFound(std::move(OnFound)),
+        Collect(Collect) {
+    for (const std::string &Name : seededMacros())
+      DependentMacros.insert(Name);
+  }
+
+  static std::vector<std::string> &seededMacros() {
+    static std::vector<std::string> Seeded;
+    return Seeded;
+  }
 
   void EndOfMainFile() override {
+    if (!OnEnd)
+      return;
     OnEnd(Reason.empty() ? std::nullopt : std::optional<std::string>(Reason));
   }
 
@@ -45,8 +57,10 @@ public:
       for (const Token &T : Info->tokens())
         if (const IdentifierInfo *Id = T.getIdentifierInfo())
           Dependent = Dependent || isDependent(Id->getName());
-    if (Dependent)
-      DependentMacros.insert(Name.getIdentifierInfo()->getName());
+    if (Dependent &&
+        DependentMacros.insert(Name.getIdentifierInfo()->getName()).second &&
+        Collect)
+      Collect->push_back(Name.getIdentifierInfo()->getName().str());
   }
 
   void If(SourceLocation Loc, SourceRange Condition,
@@ -152,11 +166,16 @@ private:
              ": " + What + " differs between the passes";
     if (OnFound)
       OnFound();
+    // A recorder over a preamble: the user's code read there is lost in
+    // the PCH, so the preamble must not be used ('#' starts no macro).
+    if (Collect)
+      Collect->push_back("#" + Reason);
   }
 
   const SourceManager &SM;
   PassVerdictHandler OnEnd;
   std::function<void()> OnFound;
+  std::vector<std::string> *Collect;
   std::string Reason;
   llvm::StringSet<> DependentMacros;
   std::vector<Conditional> Open;
@@ -171,6 +190,16 @@ passDependenceProbe(const clang::SourceManager &SM, PassVerdictHandler OnEnd,
                     std::function<void()> OnFound) {
   return std::make_unique<PassDependence>(SM, std::move(OnEnd),
                                           std::move(OnFound));
+}
+
+std::unique_ptr<clang::PPCallbacks>
+passDependentMacrosRecorder(const clang::SourceManager &SM,
+                            std::vector<std::string> *Macros) {
+  return std::make_unique<PassDependence>(SM, nullptr, nullptr, Macros);
+}
+
+void seedPassDependentMacros(std::vector<std::string> Macros) {
+  PassDependence::seededMacros() = std::move(Macros);
 }
 
 std::string passVerdictLine(const std::optional<std::string> &HostPassReason) {

@@ -49,6 +49,18 @@ std::unique_ptr<clang::PPCallbacks>
 passDependenceProbe(const clang::SourceManager &SM, PassVerdictHandler OnEnd,
                     std::function<void()> OnFound = nullptr);
 
+/// For a preamble about to be precompiled: a probe that only collects, into
+/// \p Macros, the macros it finds pass-dependent (the probe over the rest
+/// of the file sees no preprocessor event inside the PCH).
+std::unique_ptr<clang::PPCallbacks>
+passDependentMacrosRecorder(const clang::SourceManager &SM,
+                            std::vector<std::string> *Macros);
+
+/// Makes every probe made afterwards in this process start with \p Macros
+/// known to be pass-dependent (what the recorder found in a cached
+/// preamble the file is linted with).
+void seedPassDependentMacros(std::vector<std::string> Macros);
+
 /// The line a probe writes for one translation unit (hostPassNeeded reads).
 std::string passVerdictLine(const std::optional<std::string> &HostPassReason);
 
