@@ -123,6 +123,24 @@ TEST(TidyOutput, FoldsErrorsOnPragmaInMacroBodies) {
   EXPECT_FALSE(hasErrors(D));
 }
 
+// A function-like macro's parameter list before the body.
+TEST(TidyOutput, FoldsErrorsOnPragmaInFunctionLikeMacroBodies) {
+  const char *Printed =
+      "/s/a.cu:10:3: error: expected expression [clang-diagnostic-error]\n"
+      "/s/h.h:3:16: note: expanded from macro 'UNROLL_BY'\n";
+  std::map<std::string, std::string> Files = {
+      {"/s/h.h:3", "#define UNROLL_BY(n, m) \\\n  #pragma unroll n\n"}};
+  auto Text = [&](llvm::StringRef File, unsigned Line) {
+    return Files[File.str() + ":" + std::to_string(Line)];
+  };
+  auto D = parseDiagnostics(Printed);
+  EXPECT_EQ(foldNvccOnlySyntax(D, Text), 1u);
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_NE(D[0].Message.find("clang cannot parse macro 'UNROLL_BY'"),
+            std::string::npos);
+  EXPECT_FALSE(hasErrors(D));
+}
+
 TEST(TidyOutput, GithubAnnotations) {
   auto D = parseDiagnostics(
       "/s/a,b.cu:3:4: warning: 100% wrong: x [cuda-foo]\n"

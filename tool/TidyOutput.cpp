@@ -124,7 +124,7 @@ static const PrintedDiagnostic *pragmaMacroNote(
     const std::function<std::string(llvm::StringRef, unsigned)> &Text) {
   static const llvm::Regex Expanded("^expanded from macro '([A-Za-z_0-9]+)'$");
   static const llvm::Regex PragmaInBody(
-      "^[ \t]*#[ \t]*define[ \t]+[A-Za-z_0-9]+(\([^)]*\))?[ \t].*#[ "
+      "^[ \t]*#[ \t]*define[ \t]+[A-Za-z_0-9]+(\\([^)]*\\))?[ \t].*#[ "
       "\t]*pragma([ \t]|$)");
   for (const PrintedDiagnostic &Note : Error.Notes) {
     if (!Expanded.match(Note.Message))
