@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite again, in an AddressSanitizer + UBSan build
 # (build-sanitize/), plus the fuzz smoke tests: the nvcc translator and the
-# compile-database reader, each fuzzed for CUDA_LAMBDA_TIDY_FUZZ_SECONDS (60).
+# compile-database reader, each fuzzed for CUDA_LAMBDA_TIDY_FUZZ_SECONDS (30).
 # CI runs it after scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ if [ ! -f build-sanitize/build.ninja ]; then
   # in Debian's uninstrumented Clang libraries.
   cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -DNDEBUG" \
     -DCUDA_LAMBDA_TIDY_SANITIZE=ON -DCUDA_LAMBDA_TIDY_FUZZ=ON \
-    -DCUDA_LAMBDA_TIDY_FUZZ_SECONDS="${CUDA_LAMBDA_TIDY_FUZZ_SECONDS:-60}" >/dev/null
+    -DCUDA_LAMBDA_TIDY_FUZZ_SECONDS="${CUDA_LAMBDA_TIDY_FUZZ_SECONDS:-30}" >/dev/null
 fi
 cmake --build build-sanitize
 # Exit codes no test expects, so a sanitizer report never passes for the
