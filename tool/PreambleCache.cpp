@@ -292,32 +292,6 @@ std::optional<Entry> parseEntry(llvm::StringRef Text) {
   return E;
 }
 
-/// Writes \p Text to \p Path through a temporary file and a rename.
-llvm::Error writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
-  llvm::SmallString<256> Temporary;
-  int FD = -1;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
-          Path + ".tmp-%%%%%%%%", FD, Temporary))
-    return llvm::createStringError(EC, "cannot write '" + Path +
-                                           "': " + EC.message());
-  {
-    llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
-    Out << Text;
-    Out.close();
-    if (Out.has_error()) {
-      Out.clear_error();
-      llvm::sys::fs::remove(Temporary);
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "cannot write '" + Temporary + "'");
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temporary, Path)) {
-    llvm::sys::fs::remove(Temporary);
-    return llvm::createStringError(EC, "cannot rename '" + Temporary +
-                                           "': " + EC.message());
-  }
-  return llvm::Error::success();
-}
 
 /// Whether every file \p E read is as it was: the same size, and the same
 /// modification time or else the same content (a file touched, or checked

@@ -243,27 +243,16 @@ std::optional<CachedResult> readCachedResult(llvm::StringRef CacheDir,
   return Result;
 }
 
-llvm::Error writeCachedResult(llvm::StringRef CacheDir, llvm::StringRef Key,
-                              const CachedResult &Result) {
-  llvm::SmallString<256> Path = entryPath(CacheDir, Key);
-  llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
-  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
-    return llvm::createStringError(EC, "cannot create '" + Dir +
-                                           "': " + EC.message());
+llvm::Error writeAtomically(llvm::StringRef Path, llvm::StringRef Text) {
   llvm::SmallString<256> Temporary;
   int FD = -1;
   if (std::error_code EC = llvm::sys::fs::createUniqueFile(
           Path + ".tmp-%%%%%%%%", FD, Temporary))
-    return llvm::createStringError(EC, "cannot write in '" + Dir +
+    return llvm::createStringError(EC, "cannot write '" + Path +
                                            "': " + EC.message());
   {
     llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
-    Out << EntryMagic;
-    for (const std::string &Part :
-         {std::to_string(Result.Status), Result.Stdout, Result.Stderr,
-          Result.Fixes, Result.Probe})
-      Out << Part.size() << "\n" << Part;
-    Out << "end\n";
+    Out << Text;
     Out.close();
     if (Out.has_error()) {
       Out.clear_error();
@@ -278,6 +267,24 @@ llvm::Error writeCachedResult(llvm::StringRef CacheDir, llvm::StringRef Key,
                                            "': " + EC.message());
   }
   return llvm::Error::success();
+}
+
+llvm::Error writeCachedResult(llvm::StringRef CacheDir, llvm::StringRef Key,
+                              const CachedResult &Result) {
+  llvm::SmallString<256> Path = entryPath(CacheDir, Key);
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+    return llvm::createStringError(EC, "cannot create '" + Dir +
+                                           "': " + EC.message());
+  std::string Text;
+  llvm::raw_string_ostream Out(Text);
+  Out << EntryMagic;
+  for (const std::string &Part :
+       {std::to_string(Result.Status), Result.Stdout, Result.Stderr,
+        Result.Fixes, Result.Probe})
+    Out << Part.size() << "\n" << Part;
+  Out << "end\n";
+  return writeAtomically(Path, Text);
 }
 
 } // namespace cuda_lambda_tidy

@@ -72,6 +72,11 @@ std::optional<CachedResult> readCachedResult(llvm::StringRef CacheDir,
                                              llvm::StringRef Key);
 
 /// Stores \p Result for \p Key in \p CacheDir (temporary file, then rename).
+/// Writes \p Text to \p Path through a temporary file and a rename, so
+/// that a concurrent reader sees the old file or the whole new one (both
+/// caches store their entries this way).
+llvm::Error writeAtomically(llvm::StringRef Path, llvm::StringRef Text);
+
 llvm::Error writeCachedResult(llvm::StringRef CacheDir, llvm::StringRef Key,
                               const CachedResult &Result);
 
