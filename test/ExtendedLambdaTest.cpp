@@ -2,6 +2,7 @@
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "gtest/gtest.h"
+#include <cstdio>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -142,6 +143,37 @@ TEST(ExtendedLambdaTest, MatcherAgreesWithHelper) {
   ASSERT_EQ(Found.size(), 1u);
   EXPECT_EQ(extendedLambdaKindOf(*Found.front().getNodeAs<LambdaExpr>("n")),
             ExtendedLambdaKind::Device);
+}
+
+// The kinds are remembered per AST: a later AST of the same shape (an
+// editor's next parse) may put its lambdas at the addresses of the last
+// one's, and must not be answered from it. Whether this run's allocator did
+// is printed: where it did not, the test shows only that each AST gets its
+// own answers.
+TEST(ExtendedLambdaTest, KindsAreForgottenWithTheirAST) {
+  const char *Annotations[] = {"__device__", "__host__", "__device__",
+                               "__host__"};
+  const ExtendedLambdaKind Expected[] = {
+      ExtendedLambdaKind::Device, ExtendedLambdaKind::None,
+      ExtendedLambdaKind::Device, ExtendedLambdaKind::None};
+  const void *LastAddress = nullptr;
+  unsigned SameAddress = 0;
+  for (unsigned I = 0; I < 4; ++I) {
+    auto AST = parseCuda(std::string("void host_fn() { auto lam = [] ") +
+                         Annotations[I] + " (int i) { return i; }; }");
+    ASSERT_TRUE(AST);
+    const auto *L = findFirst<LambdaExpr>(
+        *AST, lambdaExpr(hasParent(varDecl(hasName("lam")))));
+    ASSERT_NE(L, nullptr);
+    SameAddress += L == LastAddress;
+    LastAddress = L;
+    EXPECT_EQ(extendedLambdaKindOf(*L), Expected[I]) << Annotations[I];
+    // Asked twice: the second answer comes from the cache.
+    EXPECT_EQ(extendedLambdaKindOf(*L), Expected[I]) << Annotations[I];
+  }
+  // Not an assertion: the allocator decides.
+  std::printf("%u of 3 later ASTs put the lambda where the last one had it\n",
+              SameAddress);
 }
 
 } // namespace

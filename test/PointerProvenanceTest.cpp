@@ -49,6 +49,14 @@ TEST(PointerProvenanceTest, WhetherTheCodeGivesALocalPointerAValue) {
     void allocated(float *p) { void *m; posix_memalign(&m, 64, 64); sink(p); }
     void in_lambda(float *p) { auto l = [&] { p = nullptr; }; sink(p); }
     void not_a_pointer(float *p) { float x = 1; x = 2; sink(p); }
+    void in_device_lambda(float *p) {
+      auto l = [=] __device__ { float *q = p; return *q; };
+      sink(p);
+    }
+    void in_device_lambda_capture(float *p) {
+      auto l = [q = (p = nullptr)] __device__ { return q; };
+      sink(p);
+    }
   )cu");
   ASSERT_TRUE(AST);
   auto Gives = [&](const std::string &Name) {
@@ -65,6 +73,10 @@ TEST(PointerProvenanceTest, WhetherTheCodeGivesALocalPointerAValue) {
   EXPECT_TRUE(Gives("allocated"));
   EXPECT_TRUE(Gives("in_lambda"));
   EXPECT_FALSE(Gives("not_a_pointer"));
+  // An extended lambda's body gives values to its own copies only; what it
+  // captures is still code of the function.
+  EXPECT_FALSE(Gives("in_device_lambda"));
+  EXPECT_TRUE(Gives("in_device_lambda_capture"));
 }
 
 TEST(PointerProvenanceTest, FollowsAssignmentsBranchesAndLoops) {

@@ -1,10 +1,10 @@
 //===--- CallableCode.cpp - cuda-lambda-tidy ----------------------------===//
 
 #include "CallableCode.h"
+#include "ASTCache.h"
 #include "ExecutionSpace.h"
 #include "SourceText.h"
 #include "clang/AST/ASTContext.h"
-#include <atomic>
 
 using namespace clang::ast_matchers;
 
@@ -78,30 +78,6 @@ struct WalkedNode {
   bool Visit;
 };
 
-/// Bumped whenever an AST that a cache below has seen is destroyed: a later
-/// AST may reuse its addresses (clangd parses the same file again and again).
-std::atomic<unsigned> ContextsDestroyed{0};
-void forgetAST(void *) { ++ContextsDestroyed; }
-
-/// The AST a per-thread cache was filled from.
-struct CachedAST {
-  const ASTContext *Context = nullptr;
-  unsigned ContextsDestroyedThen = 0;
-
-  /// Whether the cache holds facts of \p Now; if not, it is to be refilled
-  /// and from now on belongs to \p Now.
-  bool holds(const ASTContext &Now) {
-    const unsigned Destroyed = ContextsDestroyed.load();
-    if (Context == &Now && ContextsDestroyedThen == Destroyed)
-      return true;
-    if (Context != &Now)
-      Now.AddDeallocation(forgetAST, nullptr);
-    Context = &Now;
-    ContextsDestroyedThen = Destroyed;
-    return false;
-  }
-};
-
 /// The code of the callable walked last on this thread. Several checks walk
 /// the code of every callable they match, and clang-tidy calls them one after
 /// another on the same match, so one walk serves them all.
@@ -139,7 +115,9 @@ bool judgedOnce(const NodeT &Node, const ASTContext &Context, JudgeFn Judge) {
 bool isCallableFunction(const FunctionDecl &Function,
                         const ASTContext &Context) {
   return judgedOnce(Function, Context, [&] {
-    return Function.isThisDeclarationADefinition() &&
+    // Special members the compiler defines (a closure type's copy
+    // constructor, say) have no code a user wrote or can change.
+    return Function.isThisDeclarationADefinition() && !Function.isImplicit() &&
            !isLambdaCallOperatorAsWritten(Function) &&
            !isExpansionInSystemHeader(Function.getBeginLoc(),
                                       Context.getSourceManager());

@@ -1,9 +1,11 @@
 //===--- ExtendedLambda.cpp - cuda-lambda-tidy --------------------------===//
 
 #include "ExtendedLambda.h"
+#include "ASTCache.h"
 #include "ExecutionSpace.h"
 #include "clang/AST/ASTLambda.h"
 #include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace clang::tidy::cuda::utils {
 
@@ -30,7 +32,7 @@ EnclosingFunction enclosingFunctionOf(const LambdaExpr &Lambda) {
   return Result;
 }
 
-ExtendedLambdaKind extendedLambdaKindOf(const LambdaExpr &Lambda) {
+static ExtendedLambdaKind judgeExtendedLambda(const LambdaExpr &Lambda) {
   ExtendedLambdaKind Annotation = annotationOf(Lambda);
   if (Annotation == ExtendedLambdaKind::None)
     return Annotation;
@@ -48,6 +50,31 @@ ExtendedLambdaKind extendedLambdaKindOf(const LambdaExpr &Lambda) {
   if (Space == ExecutionSpace::Device || Space == ExecutionSpace::Global)
     return ExtendedLambdaKind::None;
   return Annotation;
+}
+
+namespace {
+
+/// The kinds of the lambdas of one AST judged on this thread: about twenty
+/// checks ask of each lambda, most of them in their matchers.
+struct JudgedLambdas {
+  CachedAST AST;
+  llvm::DenseMap<const LambdaExpr *, ExtendedLambdaKind> Kinds;
+};
+
+thread_local JudgedLambdas LambdaKinds;
+
+} // namespace
+
+ExtendedLambdaKind extendedLambdaKindOf(const LambdaExpr &Lambda) {
+  const CXXRecordDecl *Closure = Lambda.getLambdaClass();
+  if (!Closure)
+    return judgeExtendedLambda(Lambda);
+  if (!LambdaKinds.AST.holds(Closure->getASTContext()))
+    LambdaKinds.Kinds.clear();
+  auto [It, New] = LambdaKinds.Kinds.try_emplace(&Lambda, ExtendedLambdaKind::None);
+  if (New)
+    It->second = judgeExtendedLambda(Lambda);
+  return It->second;
 }
 
 llvm::StringRef spelling(ExtendedLambdaKind Kind) {

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PointerProvenance.h"
+#include "ExtendedLambda.h"
 #include "TypeFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -699,6 +700,18 @@ public:
   bool Found = false;
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool shouldVisitImplicitCode() const { return true; }
+
+  /// An extended lambda captures by copy (nvcc rejects `&` captures), so its
+  /// body cannot give a local of the function a value; what it captures is
+  /// still read.
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    if (!isExtendedLambda(*Lambda))
+      return RecursiveASTVisitor::TraverseLambdaExpr(Lambda);
+    for (Expr *Init : Lambda->capture_inits())
+      if (Init && !TraverseStmt(Init))
+        return false;
+    return true;
+  }
 
   bool VisitVarDecl(VarDecl *Var) {
     if (isTrackable(*Var) && Var->getInit())
