@@ -50,11 +50,8 @@ void ExtendedLambdaFlagCheck::registerPPCallbacks(
 }
 
 void ExtendedLambdaFlagCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::ExtendedAsWritten);
 }
 
 void ExtendedLambdaFlagCheck::check(const MatchFinder::MatchResult &Result) {

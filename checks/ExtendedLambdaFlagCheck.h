@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_EXTENDEDLAMBDAFLAGCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/LambdaMatches.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -39,6 +40,7 @@ private:
   CommandLineMacros Macros;
   /// The first extended lambda of each file, in order of first sight.
   llvm::MapVector<FileID, SourceLocation> FirstLambda;
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

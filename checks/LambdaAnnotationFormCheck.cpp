@@ -15,10 +15,8 @@ namespace clang::tidy::cuda {
 
 void LambdaAnnotationFormCheck::registerMatchers(MatchFinder *Finder) {
   // What is written is the same in every instantiation: the pattern only.
-  Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::AsWritten);
 }
 
 void LambdaAnnotationFormCheck::check(const MatchFinder::MatchResult &Result) {

@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAANNOTATIONFORMCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/LambdaMatches.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace clang::tidy::cuda {
@@ -28,6 +29,7 @@ private:
                       const LangOptions &LangOpts);
   void checkConstexpr(const LambdaExpr &Lambda, const SourceManager &SM,
                       const LangOptions &LangOpts);
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

@@ -34,11 +34,8 @@ void LambdaArchDependentCheck::registerMatchers(MatchFinder *Finder) {
                    unless(isExpansionInSystemHeader()))
           .bind("function"),
       this);
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::ExtendedAsWritten);
 }
 
 void LambdaArchDependentCheck::check(const MatchFinder::MatchResult &Result) {

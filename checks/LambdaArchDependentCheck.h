@@ -5,6 +5,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "utils/ArchConditionals.h"
+#include "utils/LambdaMatches.h"
 
 namespace clang::tidy::cuda {
 
@@ -29,6 +30,7 @@ private:
   void checkCaptures(const LambdaExpr &Lambda, ASTContext &Ctx);
 
   utils::ArchConditionals Conditionals;
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

@@ -15,10 +15,8 @@ namespace clang::tidy::cuda {
 void LambdaCaptureTypeCheck::registerMatchers(MatchFinder *Finder) {
   // Instantiations too: a capture's type may become local only once a
   // template argument is substituted (`g(Local{})` with `[t]`).
-  Finder->addMatcher(
-      lambdaExpr(utils::isExtendedLambda(), unless(isExpansionInSystemHeader()))
-          .bind("lambda"),
-      this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::Extended);
 }
 
 bool LambdaCaptureTypeCheck::firstReport(SourceLocation Loc, Problem Kind) {

@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDACAPTURETYPECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/LambdaMatches.h"
 #include "llvm/ADT/DenseSet.h"
 #include <string>
 
@@ -54,6 +55,7 @@ private:
   bool firstReport(SourceLocation Loc, Problem Problem);
 
   llvm::DenseSet<std::pair<SourceLocation, unsigned>> Reported;
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

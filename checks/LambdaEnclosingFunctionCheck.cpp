@@ -27,10 +27,8 @@ void LambdaEnclosingFunctionCheck::registerMatchers(MatchFinder *Finder) {
   // instantiation shares with its pattern: match the pattern only. Lambdas
   // outside any function are never extended, so annotated ones are matched
   // too and sorted out in check().
-  Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::AsWritten);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAENCLOSINGFUNCTIONCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/LambdaMatches.h"
 
 namespace clang::tidy::cuda {
 
@@ -28,6 +29,7 @@ private:
   /// Report what nvcc rejects when the host is Windows (off by default: the
   /// same code compiles on Linux).
   const bool WindowsLinkage;
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

@@ -12,11 +12,8 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 void LambdaGenericHostDeviceCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::ExtendedAsWritten);
 }
 
 namespace {

@@ -16,11 +16,8 @@ namespace clang::tidy::cuda {
 void LambdaIfConstexprCaptureCheck::registerMatchers(MatchFinder *Finder) {
   // nvcc judges the template itself, discarded branches included, so the
   // pattern's source is read; instantiations would only repeat it.
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::ExtendedAsWritten);
 }
 
 /// Whether `this` in \p Lambda is a pointer that may be a host pointer:

@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAIFCONSTEXPRCAPTURECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/LambdaMatches.h"
 
 namespace clang::tidy::cuda {
 
@@ -19,6 +20,8 @@ public:
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA && LangOpts.CPlusPlus17;
   }
+private:
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

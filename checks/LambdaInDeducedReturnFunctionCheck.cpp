@@ -14,11 +14,8 @@ namespace clang::tidy::cuda {
 void LambdaInDeducedReturnFunctionCheck::registerMatchers(MatchFinder *Finder) {
   // A function template's pattern holds the lambda once; its instantiations
   // would repeat the same finding.
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::ExtendedAsWritten);
 }
 
 /// Where the deduced part of \p Function's written return type is: the

@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAINDEDUCEDRETURNFUNCTIONCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/LambdaMatches.h"
 
 namespace clang::tidy::cuda {
 
@@ -20,6 +21,8 @@ public:
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
+private:
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

@@ -12,11 +12,8 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 void LambdaInitCaptureCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::ExtendedAsWritten);
 }
 
 /// The variable that \p Init names, when it is nothing but that name

@@ -27,10 +27,8 @@ enum class Reason {
 void LambdaMissingAnnotationCheck::registerMatchers(MatchFinder *Finder) {
   // Instantiations too: a lambda in a function template reaches device code
   // through the kernels that its instantiations launch.
-  Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
-                                unless(utils::isExtendedLambda()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::NotExtended);
 }
 
 static std::optional<Reason> reasonOf(const LambdaExpr &Lambda) {

@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAMISSINGANNOTATIONCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/LambdaMatches.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace clang::tidy::cuda {
@@ -28,6 +29,7 @@ private:
   ASTContext *Context = nullptr;
   /// Lambdas that would be rejected if they reached device code.
   llvm::SmallVector<const LambdaExpr *, 8> Candidates;
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

@@ -14,11 +14,8 @@ namespace clang::tidy::cuda {
 void LambdaReferenceCaptureCheck::registerMatchers(MatchFinder *Finder) {
   // The captures written in a template's pattern are those of every
   // instantiation; matching the pattern alone reports each lambda once.
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::ExtendedAsWritten);
 }
 
 /// Whether \p Capture is an init-capture declared as a reference (`&x = e`).

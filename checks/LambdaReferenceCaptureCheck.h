@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAREFERENCECAPTURECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/LambdaMatches.h"
 
 namespace clang::tidy::cuda {
 
@@ -18,6 +19,8 @@ public:
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
+private:
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

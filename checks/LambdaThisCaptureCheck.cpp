@@ -252,11 +252,8 @@ void LambdaThisCaptureCheck::registerMatchers(MatchFinder *Finder) {
   // wherever a member is named (clang captures it eagerly, even for calls it
   // resolves only at instantiation); matching the pattern reports each
   // lambda once.
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::ExtendedAsWritten);
 }
 
 void LambdaThisCaptureCheck::check(const MatchFinder::MatchResult &Result) {

@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_LAMBDATHISCAPTURECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/LambdaMatches.h"
 
 namespace clang::tidy::cuda {
 
@@ -27,6 +28,7 @@ private:
   /// `__host__ __device__`: it may be called on the host, where `this` is a
   /// host pointer.
   const bool StrictHostDevice;
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

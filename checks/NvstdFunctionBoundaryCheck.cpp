@@ -117,10 +117,8 @@ void NvstdFunctionBoundaryCheck::registerMatchers(MatchFinder *Finder) {
   // Initializations and kernel launches are found in the code of each
   // function and lambda, which check() walks.
   Callables = utils::matchCallables(*Finder, this);
-  Finder->addMatcher(
-      lambdaExpr(unless(isExpansionInSystemHeader()), utils::isExtendedLambda())
-          .bind("lambda"),
-      this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::Extended);
 }
 
 void NvstdFunctionBoundaryCheck::check(const MatchFinder::MatchResult &Result) {

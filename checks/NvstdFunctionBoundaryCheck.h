@@ -6,6 +6,7 @@
 #include "clang-tidy/ClangTidyCheck.h"
 #include "utils/CallableCode.h"
 #include "llvm/ADT/DenseSet.h"
+#include "utils/LambdaMatches.h"
 #include <optional>
 
 namespace clang::tidy::cuda {
@@ -44,6 +45,7 @@ private:
   /// Whether this translation unit declares namespace nvstd: without it,
   /// there is no nvstd::function to look for (asked once per unit).
   std::optional<bool> NvstdDeclared;
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda

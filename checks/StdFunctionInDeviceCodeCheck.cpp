@@ -289,10 +289,8 @@ void StdFunctionInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
                    unless(isExpansionInSystemHeader()))
           .bind("function"),
       this);
-  Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("lambda"),
-                     this);
+  MatchedLambdas = utils::matchLambdas(
+      *Finder, this, utils::LambdaSelection::AsWritten);
   // A lambda in a function template captures a std::function only in the
   // instantiation that makes a captured variable one.
   Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),

@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_STDFUNCTIONINDEVICECODECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/LambdaMatches.h"
 #include "llvm/ADT/DenseMap.h"
 #include <optional>
 
@@ -43,6 +44,7 @@ private:
 
   llvm::DenseMap<const FunctionDecl *, std::optional<HostDeviceUse>>
       HostDeviceUses;
+  utils::LambdaRegistration MatchedLambdas;
 };
 
 } // namespace clang::tidy::cuda
