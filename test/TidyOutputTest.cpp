@@ -3,6 +3,7 @@
 #include "TidyOutput.h"
 #include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"
+#include <functional>
 #include <map>
 
 using namespace cuda_lambda_tidy;
@@ -80,6 +81,15 @@ TEST(TidyOutput, OneHeaderFindingFromManyTranslationUnitsIsOne) {
   EXPECT_EQ(Merged[0].File, "/p/core/a.cu");
 }
 
+/// The source text foldNvccOnlySyntax() reads, from lines keyed "FILE:LINE".
+std::function<std::string(llvm::StringRef, unsigned)>
+linesOf(std::map<std::string, std::string> Lines) {
+  return [Lines = std::move(Lines)](llvm::StringRef File, unsigned Line) {
+    auto Found = Lines.find(File.str() + ":" + std::to_string(Line));
+    return Found == Lines.end() ? std::string() : Found->second;
+  };
+}
+
 // `#define UNROLL #pragma unroll`: nvcc accepts it, clang reports an error at
 // every expansion. One warning for the macro stands for them all; other
 // errors stay.
@@ -93,12 +103,9 @@ TEST(TidyOutput, FoldsErrorsOnPragmaInMacroBodies) {
       "/s/a.cu:30:3: error: expected expression [clang-diagnostic-error]\n"
       "/s/h.h:5:16: note: expanded from macro 'PLAIN'\n"
       "/s/a.cu:40:3: warning: a finding [cuda-foo]\n";
-  std::map<std::string, std::string> Files = {
-      {"/s/h.h:2", "#define UNROLL \\\n  #pragma unroll\n"},
-      {"/s/h.h:5", "#define PLAIN (1 +)\n"}};
-  auto Text = [&](llvm::StringRef File, unsigned Line) {
-    return Files[File.str() + ":" + std::to_string(Line)];
-  };
+  const auto Text =
+      linesOf({{"/s/h.h:2", "#define UNROLL \\\n  #pragma unroll\n"},
+               {"/s/h.h:5", "#define PLAIN (1 +)\n"}});
   auto D = parseDiagnostics(Printed);
   EXPECT_EQ(foldNvccOnlySyntax(D, Text), 2u);
   // In the order given: the macro's line where its first error was.
@@ -128,11 +135,9 @@ TEST(TidyOutput, FoldsErrorsOnPragmaInFunctionLikeMacroBodies) {
   const char *Printed =
       "/s/a.cu:10:3: error: expected expression [clang-diagnostic-error]\n"
       "/s/h.h:3:16: note: expanded from macro 'UNROLL_BY'\n";
-  std::map<std::string, std::string> Files = {
-      {"/s/h.h:3", "#define UNROLL_BY(n, m) \\\n  #pragma unroll n\n"}};
-  auto Text = [&](llvm::StringRef File, unsigned Line) {
-    return Files[File.str() + ":" + std::to_string(Line)];
-  };
+  const auto Text =
+      linesOf({{"/s/h.h:3",
+                "#define UNROLL_BY(n, m) \\\n  #pragma unroll n\n"}});
   auto D = parseDiagnostics(Printed);
   EXPECT_EQ(foldNvccOnlySyntax(D, Text), 1u);
   ASSERT_EQ(D.size(), 1u);

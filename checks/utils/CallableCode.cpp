@@ -3,6 +3,7 @@
 #include "CallableCode.h"
 #include "ASTCache.h"
 #include "ExecutionSpace.h"
+#include "SharedDispatch.h"
 #include "SourceText.h"
 #include "clang/AST/ASTContext.h"
 
@@ -206,7 +207,7 @@ namespace {
 
 /// The callback of the callable matchers that the checks of one MatchFinder
 /// share: calls each check with the match.
-class CallableDispatch : public MatchFinder::MatchCallback {
+class CallableDispatch : public SharedDispatchCallback {
 public:
   std::vector<MatchFinder::MatchCallback *> Checks;
 
@@ -215,44 +216,22 @@ public:
       Check->run(Result);
   }
   llvm::StringRef getID() const override { return "cuda-callables"; }
-  // As ClangTidyCheck's: the checks' own matchers traverse so.
-  std::optional<TraversalKind> getCheckTraversalKind() const override {
-    return TK_AsIs;
-  }
 };
-
-/// The MatchFinder whose checks are registering now, and their dispatch:
-/// clang-tidy registers the checks of one MatchFinder one after another. The
-/// dispatch is the checks' to keep: once they are gone, a MatchFinder at the
-/// same address is another and gets a dispatch of its own.
-struct Registration {
-  const MatchFinder *Finder = nullptr;
-  std::weak_ptr<CallableDispatch> Dispatch;
-};
-
-thread_local Registration Registering;
 
 } // namespace
 
 CallableRegistration matchCallables(MatchFinder &Finder,
                                     MatchFinder::MatchCallback *Check) {
-  std::shared_ptr<CallableDispatch> Dispatch;
-  if (Registering.Finder == &Finder)
-    Dispatch = Registering.Dispatch.lock();
-  if (!Dispatch) {
-    Dispatch = std::make_shared<CallableDispatch>();
-    Finder.addMatcher(
-        functionDecl(isCallableFunction()).bind("callable-function"),
-        Dispatch.get());
-    Finder.addMatcher(lambdaExpr(isCallableLambda()).bind("callable-lambda"),
-                      Dispatch.get());
-    Registering = {&Finder, Dispatch};
-  }
+  std::shared_ptr<CallableDispatch> Dispatch =
+      sharedDispatch<CallableDispatch>(
+          Finder, Check, [&](CallableDispatch &New) {
+            Finder.addMatcher(
+                functionDecl(isCallableFunction()).bind("callable-function"),
+                &New);
+            Finder.addMatcher(
+                lambdaExpr(isCallableLambda()).bind("callable-lambda"), &New);
+          });
   Dispatch->Checks.push_back(Check);
-  // The check stays one of the MatchFinder's callbacks, which it tells of the
-  // start and the end of each translation unit, with a matcher that matches
-  // nothing (tried on the one translation unit node).
-  Finder.addMatcher(translationUnitDecl(unless(anything())), Check);
   return Dispatch;
 }
 

@@ -3,6 +3,7 @@
 #include "LambdaMatches.h"
 #include "ExtendedLambda.h"
 #include "SourceText.h"
+#include "SharedDispatch.h"
 #include "TemplateInstantiation.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include <vector>
@@ -15,7 +16,7 @@ namespace {
 
 /// The callback of the lambda matcher that the checks of one MatchFinder
 /// share: judges the lambda once, then calls each check that wants it.
-class LambdaDispatch : public MatchFinder::MatchCallback {
+class LambdaDispatch : public SharedDispatchCallback {
 public:
   struct Wanting {
     MatchFinder::MatchCallback *Check;
@@ -54,20 +55,7 @@ public:
     }
   }
   llvm::StringRef getID() const override { return "cuda-lambdas"; }
-  // As ClangTidyCheck's: the checks' own matchers traverse so.
-  std::optional<TraversalKind> getCheckTraversalKind() const override {
-    return TK_AsIs;
-  }
 };
-
-/// The MatchFinder whose checks are registering now, and their dispatch (as
-/// matchCallables() keeps it).
-struct LambdaRegistering {
-  const MatchFinder *Finder = nullptr;
-  std::weak_ptr<LambdaDispatch> Dispatch;
-};
-
-thread_local LambdaRegistering RegisteringLambdas;
 
 } // namespace
 
@@ -80,19 +68,12 @@ AST_MATCHER(LambdaExpr, isLambdaOutsideSystemHeader) {
 LambdaRegistration matchLambdas(MatchFinder &Finder,
                                 MatchFinder::MatchCallback *Check,
                                 LambdaSelection Which) {
-  std::shared_ptr<LambdaDispatch> Dispatch;
-  if (RegisteringLambdas.Finder == &Finder)
-    Dispatch = RegisteringLambdas.Dispatch.lock();
-  if (!Dispatch) {
-    Dispatch = std::make_shared<LambdaDispatch>();
-    Finder.addMatcher(lambdaExpr(isLambdaOutsideSystemHeader()).bind("lambda"),
-                      Dispatch.get());
-    RegisteringLambdas = {&Finder, Dispatch};
-  }
+  std::shared_ptr<LambdaDispatch> Dispatch = sharedDispatch<LambdaDispatch>(
+      Finder, Check, [&](LambdaDispatch &New) {
+        Finder.addMatcher(
+            lambdaExpr(isLambdaOutsideSystemHeader()).bind("lambda"), &New);
+      });
   Dispatch->Checks.push_back({Check, Which});
-  // The check stays one of the MatchFinder's callbacks, told of the start
-  // and the end of each translation unit (see matchCallables()).
-  Finder.addMatcher(translationUnitDecl(unless(anything())), Check);
   return Dispatch;
 }
 

@@ -1,0 +1,65 @@
+//===--- SharedDispatch.h - cuda-lambda-tidy ----------------------------===//
+//
+// One set of matchers for several checks of a MatchFinder: the checks
+// register one after another, the first adds the matchers with a shared
+// callback (a dispatch) that calls each check wanting the match. A node is
+// then matched once, not once per check. matchCallables() and matchLambdas()
+// are built on it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_UTILS_SHAREDDISPATCH_H
+#define CUDA_LAMBDA_TIDY_UTILS_SHAREDDISPATCH_H
+
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include <memory>
+#include <optional>
+
+namespace clang::tidy::cuda::utils {
+
+/// The base of a shared dispatch: it matches as ClangTidyCheck's own
+/// matchers do.
+class SharedDispatchCallback : public ast_matchers::MatchFinder::MatchCallback {
+public:
+  std::optional<TraversalKind> getCheckTraversalKind() const override {
+    return TK_AsIs;
+  }
+};
+
+/// The dispatch of type \p DispatchT for the checks registering now with
+/// \p Finder: made, and its matchers added by \p AddMatchers, when \p Check
+/// is the first of them. clang-tidy registers the checks of one MatchFinder
+/// one after another; the dispatch is the checks' to keep (as a member):
+/// once they are gone, a MatchFinder at the same address is another and gets
+/// a dispatch of its own.
+///
+/// \p Check stays one of the MatchFinder's callbacks, which the MatchFinder
+/// tells of the start and the end of each translation unit, through a
+/// matcher that matches nothing (tried on the one translation unit node).
+template <typename DispatchT, typename AddMatchersFn>
+std::shared_ptr<DispatchT>
+sharedDispatch(ast_matchers::MatchFinder &Finder,
+               ast_matchers::MatchFinder::MatchCallback *Check,
+               AddMatchersFn AddMatchers) {
+  struct Registering {
+    const ast_matchers::MatchFinder *Finder = nullptr;
+    std::weak_ptr<DispatchT> Dispatch;
+  };
+  static thread_local Registering Now;
+  std::shared_ptr<DispatchT> Dispatch;
+  if (Now.Finder == &Finder)
+    Dispatch = Now.Dispatch.lock();
+  if (!Dispatch) {
+    Dispatch = std::make_shared<DispatchT>();
+    AddMatchers(*Dispatch);
+    Now = {&Finder, Dispatch};
+  }
+  using namespace ast_matchers;
+  Finder.addMatcher(translationUnitDecl(unless(anything())), Check);
+  return Dispatch;
+}
+
+} // namespace clang::tidy::cuda::utils
+
+#endif
