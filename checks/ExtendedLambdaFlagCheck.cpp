@@ -24,15 +24,18 @@ public:
 
   void MacroDefined(const Token &MacroNameTok,
                     const MacroDirective *MD) override {
-    if (!SM.isWrittenInCommandLineFile(MacroNameTok.getLocation()))
-      return;
+    // The name first: the headers define thousands of macros, and where a
+    // definition was written is a costlier question.
     const IdentifierInfo *Name = MacroNameTok.getIdentifierInfo();
     if (!Name)
       return;
+    bool *Seen = nullptr;
     if (Name->getName() == "__CUDA_LAMBDA_TIDY_FROM_NVCC__")
-      Macros.FromNvcc = true;
+      Seen = &Macros.FromNvcc;
     else if (Name->getName() == "__CUDACC_EXTENDED_LAMBDA__")
-      Macros.ExtendedLambda = true;
+      Seen = &Macros.ExtendedLambda;
+    if (Seen && SM.isWrittenInCommandLineFile(MacroNameTok.getLocation()))
+      *Seen = true;
   }
 
 private:

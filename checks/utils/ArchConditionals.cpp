@@ -181,8 +181,7 @@ public:
 
   void If(SourceLocation Loc, SourceRange ConditionRange,
           ConditionValueKind Value) override {
-    open(Loc, conditionMentionsCudaArch(ConditionRange, SM, LO),
-         Value == CVK_True);
+    open(Loc, mentionsCudaArch(Loc, ConditionRange), Value == CVK_True);
   }
   void Ifdef(SourceLocation Loc, const Token &MacroNameTok,
              const MacroDefinition &MD) override {
@@ -197,7 +196,7 @@ public:
     if (Stack.empty())
       return;
     Chain &C = Stack.back();
-    bool Arch = C.Arch || conditionMentionsCudaArch(ConditionRange, SM, LO);
+    bool Arch = C.Arch || mentionsCudaArch(Loc, ConditionRange);
     bool Taken = !C.AnyTaken && Value == CVK_True;
     next(Loc, Arch, Taken);
   }
@@ -223,6 +222,13 @@ private:
     bool AnyTaken = false;
   };
 
+  /// Whether the condition of the directive at \p Loc names __CUDA_ARCH__;
+  /// not read in system headers, whose chains close() keeps out anyway (the
+  /// CUDA headers alone have thousands of conditions).
+  bool mentionsCudaArch(SourceLocation Loc, SourceRange Condition) const {
+    return !SM.isInSystemHeader(Loc) &&
+           conditionMentionsCudaArch(Condition, SM, LO);
+  }
   bool namesCudaArch(const Token &Tok) const {
     const IdentifierInfo *II = Tok.getIdentifierInfo();
     return II && II->getName() == CudaArch;
