@@ -1,6 +1,7 @@
 //===--- DeviceDeducedReturnOnHostCheck.cpp - cuda-lambda-tidy ----------===//
 
 #include "DeviceDeducedReturnOnHostCheck.h"
+#include "utils/PassDependence.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/SourceText.h"
 #include "clang/AST/DeclCXX.h"
@@ -50,9 +51,7 @@ AST_MATCHER(MemberExpr, namesDeviceMemberWithDeducedReturnType) {
 
 void DeviceDeducedReturnOnHostCheck::registerPPCallbacks(
     const SourceManager &SM, Preprocessor *PP, Preprocessor *) {
-  Conditionals.clear();
-  PP->addPPCallbacks(
-      utils::makeArchConditionalsRecorder(SM, PP->getLangOpts(), Conditionals));
+  Conditionals = &utils::passDependenceOf(*PP).conditionals();
 }
 
 void DeviceDeducedReturnOnHostCheck::registerMatchers(MatchFinder *Finder) {
@@ -97,7 +96,7 @@ void DeviceDeducedReturnOnHostCheck::onEndOfTranslationUnit() {
       continue;
     // The device pass sees the tokens of `#ifdef __CUDA_ARCH__`, which the
     // host side never compiles: nvcc accepts the reference there.
-    if (DevicePass && (Conditionals.takenBranchAt(Ref.Loc, *SM) ||
+    if (DevicePass && ((Conditionals && Conditionals->takenBranchAt(Ref.Loc, *SM)) ||
                        utils::isInTargetDispatchMacro(Ref.Loc, *SM, LangOpts)))
       continue;
     if (!Reported.insert(SM->getFileLoc(Ref.Loc)).second)

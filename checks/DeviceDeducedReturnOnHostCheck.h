@@ -38,7 +38,9 @@ private:
     SourceLocation Loc;
     const FunctionDecl *Callee;
   };
-  utils::ArchConditionals Conditionals;
+  /// This translation unit's pass-dependent branches (its preprocessor's
+  /// PassDependence recorder owns them).
+  const utils::ArchConditionals *Conditionals = nullptr;
   utils::DeviceOnlyCode DeviceCode;
   std::vector<Reference> References;
   const SourceManager *SM = nullptr;

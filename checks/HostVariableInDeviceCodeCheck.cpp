@@ -214,6 +214,43 @@ const VarDecl *boundVariable(const VarDecl &Var) {
              : nullptr;
 }
 
+/// Whether clang found \p Ref to be no odr-use of the constant it names:
+/// its value is read right where it is named ([basic.def.odr]).
+bool isNonOdrUseOfConstant(const Expr &Ref) {
+  if (const auto *Name = dyn_cast<DeclRefExpr>(&Ref))
+    return Name->isNonOdrUse() == NOUR_Constant;
+  if (const auto *Member = dyn_cast<MemberExpr>(&Ref))
+    return Member->isNonOdrUse() == NOUR_Constant;
+  return false;
+}
+
+/// Whether the semantic form of a braced list, \p List, reads the value of
+/// the element written as \p Element (a name clang may have rebuilt there:
+/// matched by kind and place): an lvalue-to-rvalue conversion of it, under
+/// any further conversions, in \p List or a list it holds (brace elision).
+bool readsValueOf(const InitListExpr &List, const Expr &Element) {
+  for (const Expr *Init : List.inits()) {
+    if (!Init)
+      continue;
+    if (const auto *Inner = dyn_cast<InitListExpr>(Init)) {
+      if (readsValueOf(*Inner, Element))
+        return true;
+      continue;
+    }
+    bool Converted = false;
+    const Expr *E = Init;
+    while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+      Converted |= Cast->getCastKind() == CK_LValueToRValue;
+      E = Cast->getSubExpr();
+    }
+    E = E->IgnoreParens();
+    if (E->getStmtClass() == Element.getStmtClass() &&
+        E->getExprLoc() == Element.getExprLoc())
+      return Converted || isNonOdrUseOfConstant(*E);
+  }
+  return false;
+}
+
 /// How \p Ref, a use of the host constant \p Var, reaches device code.
 Use classifyConstantUse(const Expr &Ref, const VarDecl &Var,
                         const utils::Ancestry &Above, ASTContext &Ctx) {
@@ -267,6 +304,18 @@ Use classifyConstantUse(const Expr &Ref, const VarDecl &Var,
   if (Ref.isLValue() &&
       (Ref.getType()->isReferenceType() || !T->isScalarType()))
     return Use::Reference;
+  // Not an odr-use: the language reads the constant's value where it is
+  // named. nvcc folds it like any read.
+  if (isNonOdrUseOfConstant(Ref))
+    return Use::Fine;
+  // An element of a braced list as written (`T{max_val, 1}`, `int a[] =
+  // {max_val}`): the walk meets the list without its conversions, and clang
+  // rebuilt the element it converts; the list's semantic form tells.
+  if (const auto *List = Parent.get<InitListExpr>())
+    if (const InitListExpr *Semantic =
+            List->isSemanticForm() ? List : List->getSemanticForm();
+        Semantic && readsValueOf(*Semantic, Ref))
+      return Use::Fine;
   // The lvalue may be a potential result of a larger one (C++
   // [basic.def.odr]): an operand of a glvalue conditional (`c ? limit : n`),
   // the right of a comma. Reading the whole reads the value: no storage.

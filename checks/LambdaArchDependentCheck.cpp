@@ -1,6 +1,7 @@
 //===--- LambdaArchDependentCheck.cpp - cuda-lambda-tidy ----------------===//
 
 #include "LambdaArchDependentCheck.h"
+#include "utils/PassDependence.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/SourceText.h"
@@ -16,14 +17,24 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::cuda {
 
 static constexpr llvm::StringLiteral ConditionalNote =
-    "the conditional on '__CUDA_ARCH__' is here";
+    "the conditional on '%0' is here";
+
+/// How a message names the branch's macro: `__CUDA_ARCH__` itself, or a
+/// project's macro and where it comes from.
+static std::string conditionOn(const utils::ArchBranch &Branch) {
+  if (Branch.Macro.empty() || Branch.Macro == "__CUDA_ARCH__")
+    return "'__CUDA_ARCH__'";
+  return "'" + Branch.Macro.str() + "' (which depends on '__CUDA_ARCH__')";
+}
+
+static StringRef macroOf(const utils::ArchBranch &Branch) {
+  return Branch.Macro.empty() ? StringRef("__CUDA_ARCH__") : Branch.Macro;
+}
 
 void LambdaArchDependentCheck::registerPPCallbacks(const SourceManager &SM,
                                                    Preprocessor *PP,
                                                    Preprocessor *) {
-  Conditionals.clear();
-  PP->addPPCallbacks(
-      utils::makeArchConditionalsRecorder(SM, PP->getLangOpts(), Conditionals));
+  Conditionals = &utils::passDependenceOf(*PP).conditionals();
 }
 
 void LambdaArchDependentCheck::registerMatchers(MatchFinder *Finder) {
@@ -39,7 +50,7 @@ void LambdaArchDependentCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void LambdaArchDependentCheck::check(const MatchFinder::MatchResult &Result) {
-  if (Conditionals.branches().empty())
+  if (!Conditionals || Conditionals->branches().empty())
     return;
   if (const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function"))
     checkFunction(*Function, *Result.Context);
@@ -66,7 +77,7 @@ void LambdaArchDependentCheck::checkFunction(const FunctionDecl &Function,
   if (!Body || !utils::runsOnHost(utils::executionSpaceOf(Function)))
     return;
   const SourceManager &SM = Ctx.getSourceManager();
-  auto Branches = Conditionals.branchesWithin(Body->getSourceRange(), SM);
+  auto Branches = Conditionals->branchesWithin(Body->getSourceRange(), SM);
   if (Branches.empty())
     return;
 
@@ -89,22 +100,24 @@ void LambdaArchDependentCheck::checkFunction(const FunctionDecl &Function,
     return false;
   };
   auto Report = [&](SourceLocation At, utils::ExtendedLambdaKind Kind,
-                    SourceLocation Directive) {
+                    const utils::ArchBranch &Branch) {
     diag(At, "extended %0 lambda is defined under a conditional on "
-             "'__CUDA_ARCH__', so nvcc's host and device passes see different "
+             "%2, so nvcc's host and device passes see different "
              "extended lambdas in %1 and can launch the wrong one; move the "
-             "'#if __CUDA_ARCH__' inside the lambda's body without changing "
+             "'#if %3' inside the lambda's body without changing "
              "which lambdas exist")
-        << utils::spelling(Kind) << &Function;
-    diag(hashOf(Directive, SM), ConditionalNote, DiagnosticIDs::Note);
+        << utils::spelling(Kind) << &Function << conditionOn(Branch)
+        << macroOf(Branch);
+    diag(hashOf(Branch.Range.getBegin(), SM), ConditionalNote,
+         DiagnosticIDs::Note)
+        << macroOf(Branch);
   };
 
   for (const LambdaExpr *L : Lambdas) {
     const utils::ArchBranch *Branch =
-        Conditionals.takenBranchAt(L->getBeginLoc(), SM);
+        Conditionals->takenBranchAt(L->getBeginLoc(), SM);
     if (Branch && within(Branch->Range.getBegin(), Body->getSourceRange(), SM))
-      Report(L->getBeginLoc(), utils::extendedLambdaKindOf(*L),
-             Branch->Range.getBegin());
+      Report(L->getBeginLoc(), utils::extendedLambdaKindOf(*L), *Branch);
   }
   for (const utils::ArchBranch *Branch : Branches) {
     if (Branch->Taken || InDeviceBody(Branch->Range.getBegin()))
@@ -114,7 +127,7 @@ void LambdaArchDependentCheck::checkFunction(const FunctionDecl &Function,
       Report(Raw.Introducer,
              Raw.HostDevice ? utils::ExtendedLambdaKind::HostDevice
                             : utils::ExtendedLambdaKind::Device,
-             Branch->Range.getBegin());
+             *Branch);
   }
 }
 
@@ -123,7 +136,7 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
                                              ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   const Stmt *Body = Lambda.getBody();
-  auto Branches = Conditionals.branchesWithin(Body->getSourceRange(), SM);
+  auto Branches = Conditionals->branchesWithin(Body->getSourceRange(), SM);
   if (Branches.empty())
     return;
   const StringRef Kind = utils::spelling(utils::extendedLambdaKindOf(Lambda));
@@ -139,13 +152,15 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
         SkippedNames.try_emplace(Tok.getRawIdentifier(), Branch);
   }
 
-  auto Report = [&](StringRef Name, SourceLocation Directive) {
+  auto Report = [&](StringRef Name, const utils::ArchBranch &Branch) {
     diag(Lambda.getCaptureDefaultLoc(),
          "extended %0 lambda's capture default captures '%1' in only some of "
          "nvcc's compilation passes, because '%1' is used under a conditional "
-         "on '__CUDA_ARCH__'; capture '%1' explicitly")
-        << Kind << Name;
-    diag(hashOf(Directive, SM), ConditionalNote, DiagnosticIDs::Note);
+         "on %2; capture '%1' explicitly")
+        << Kind << Name << conditionOn(Branch);
+    diag(hashOf(Branch.Range.getBegin(), SM), ConditionalNote,
+         DiagnosticIDs::Note)
+        << macroOf(Branch);
   };
 
   // Captured here, but only through uses in taken arch-dependent branches.
@@ -165,7 +180,7 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
                *Body, Ctx)) {
       const auto *Ref = Node.getNodeAs<DeclRefExpr>("ref");
       const utils::ArchBranch *Branch =
-          Conditionals.takenBranchAt(Ref->getLocation(), SM);
+          Conditionals->takenBranchAt(Ref->getLocation(), SM);
       if (!Branch ||
           !within(Branch->Range.getBegin(), Body->getSourceRange(), SM)) {
         AllConditional = false;
@@ -175,7 +190,7 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
         Only = Branch;
     }
     if (AllConditional && Only)
-      Report(Var->getName(), Only->Range.getBegin());
+      Report(Var->getName(), *Only);
   }
 
   if (SkippedNames.empty())
@@ -221,7 +236,7 @@ void LambdaArchDependentCheck::checkCaptures(const LambdaExpr &Lambda,
         Var->isUsableInConstantExpressions(Ctx))
       continue;
     Reported.insert(Name);
-    Report(Name, It->second->Range.getBegin());
+    Report(Name, *It->second);
   }
 }
 

@@ -29,7 +29,9 @@ private:
   void checkFunction(const FunctionDecl &Function, ASTContext &Ctx);
   void checkCaptures(const LambdaExpr &Lambda, ASTContext &Ctx);
 
-  utils::ArchConditionals Conditionals;
+  /// This translation unit's pass-dependent branches (its preprocessor's
+  /// PassDependence recorder owns them).
+  const utils::ArchConditionals *Conditionals = nullptr;
   utils::LambdaRegistration MatchedLambdas;
 };
 

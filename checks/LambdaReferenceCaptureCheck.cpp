@@ -1,6 +1,7 @@
 //===--- LambdaReferenceCaptureCheck.cpp - cuda-lambda-tidy -------------===//
 
 #include "LambdaReferenceCaptureCheck.h"
+#include "utils/EnclosingVariableUses.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/SourceText.h"
 #include "utils/TemplateInstantiation.h"
@@ -63,13 +64,15 @@ void LambdaReferenceCaptureCheck::check(
     return;
 
   std::string Names;
+  auto AddName = [&Names](const ValueDecl &Var) {
+    if (!Names.empty())
+      Names += ", ";
+    Names += "'" + Var.getName().str() + "'";
+  };
   bool BlocksRewrite = false;
   for (const LambdaCapture &Capture : Lambda->captures()) {
-    if (!Capture.isExplicit() && Capture.capturesVariable()) {
-      if (!Names.empty())
-        Names += ", ";
-      Names += "'" + Capture.getCapturedVar()->getName().str() + "'";
-    }
+    if (!Capture.isExplicit() && Capture.capturesVariable())
+      AddName(*Capture.getCapturedVar());
     // `[&, x]` or `[&, this]` would become `[=, x]` or `[=, this]`, which
     // C++17 rejects: no mechanical fix.
     if (Capture.isExplicit() && !Lambda->isInitCapture(&Capture) &&
@@ -78,6 +81,14 @@ void LambdaReferenceCaptureCheck::check(
                                     Capture.getCaptureKind() == LCK_ByCopy)))
       BlocksRewrite = true;
   }
+  // In a template's pattern clang has not worked out the implicit captures
+  // of dependent uses yet (a generic lambda's are never listed there): the
+  // names in the body tell what the default captures.
+  if (Names.empty() && Lambda->getLambdaClass()->isDependentContext())
+    for (const utils::EnclosingVariableUse &Use :
+         utils::defaultCapturesOf(*Lambda).FirstUses)
+      if (Use.Var)
+        AddName(*Use.Var);
   auto Diag =
       Names.empty()
           ? diag(Lambda->getCaptureDefaultLoc(),

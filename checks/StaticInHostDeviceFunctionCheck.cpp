@@ -1,6 +1,7 @@
 //===--- StaticInHostDeviceFunctionCheck.cpp - cuda-lambda-tidy ---------===//
 
 #include "StaticInHostDeviceFunctionCheck.h"
+#include "utils/PassDependence.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/TemplateInstantiation.h"
 #include "clang/AST/Attr.h"
@@ -14,9 +15,7 @@ namespace clang::tidy::cuda {
 
 void StaticInHostDeviceFunctionCheck::registerPPCallbacks(
     const SourceManager &SM, Preprocessor *PP, Preprocessor *) {
-  Conditionals.clear();
-  PP->addPPCallbacks(
-      utils::makeArchConditionalsRecorder(SM, PP->getLangOpts(), Conditionals));
+  Conditionals = &utils::passDependenceOf(*PP).conditionals();
 }
 
 void StaticInHostDeviceFunctionCheck::registerMatchers(MatchFinder *Finder) {
@@ -58,7 +57,8 @@ void StaticInHostDeviceFunctionCheck::check(
     return;
   // Inside an `#if` on `__CUDA_ARCH__`, or `NV_IF_TARGET(NV_IS_HOST, ...)`:
   // only one side has it.
-  if (Conditionals.takenBranchAt(Var->getLocation(), *Result.SourceManager) ||
+  if ((Conditionals &&
+       Conditionals->takenBranchAt(Var->getLocation(), *Result.SourceManager)) ||
       utils::isInTargetDispatchMacro(Var->getLocation(), *Result.SourceManager,
                                      getLangOpts()))
     return;

@@ -25,7 +25,9 @@ public:
   }
 
 private:
-  utils::ArchConditionals Conditionals;
+  /// This translation unit's pass-dependent branches (its preprocessor's
+  /// PassDependence recorder owns them).
+  const utils::ArchConditionals *Conditionals = nullptr;
 };
 
 } // namespace clang::tidy::cuda

@@ -370,7 +370,10 @@ void StdFunctionInDeviceCodeCheck::checkCaptures(const LambdaExpr &Lambda) {
       Name = Capture.getCapturedVar()->getName().str();
     }
     std::optional<utils::StdFunctionInType> Found = capturedStdFunction(Field);
-    if (!Found)
+    // Inside another closure (a library's device lambda wrapping the
+    // user's): reported once, at the capture of the lambda that holds it,
+    // which the user can change; a host lambda's would not compile anyway.
+    if (!Found || isInsideClosure(*Found))
       continue;
     diag(Capture.getLocation(),
          "extended %0 lambda captures '%1', which %select{is|points to|holds}2 "

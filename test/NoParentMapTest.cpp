@@ -86,11 +86,11 @@ public:
       : Checks(Checks), Result(Result) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef File) override {
-    CI.getPreprocessor().addPPCallbacks(cuda_lambda_tidy::passDependenceProbe(
-        CI.getSourceManager(),
+    cuda_lambda_tidy::passDependenceProbe(
+        CI.getPreprocessor(),
         [this](const std::optional<std::string> &Reason) {
           Result.HostPassReason = Reason ? Reason : Result.LibraryQuestion;
-        }));
+        });
     std::vector<std::unique_ptr<ASTConsumer>> Consumers;
     Consumers.push_back(Checks.createASTConsumer(CI, File));
     Consumers.push_back(std::make_unique<ParentMapProbe>(Result));

@@ -27,9 +27,9 @@ public:
   explicit ProbedSyntaxOnly(std::optional<std::optional<std::string>> &Verdict)
       : Verdict(Verdict) {}
   bool BeginSourceFileAction(CompilerInstance &CI) override {
-    CI.getPreprocessor().addPPCallbacks(cuda_lambda_tidy::passDependenceProbe(
-        CI.getSourceManager(),
-        [this](const std::optional<std::string> &Reason) { Verdict = Reason; }));
+    cuda_lambda_tidy::passDependenceProbe(
+        CI.getPreprocessor(),
+        [this](const std::optional<std::string> &Reason) { Verdict = Reason; });
     return true;
   }
 

@@ -28,8 +28,7 @@
 #include <vector>
 
 namespace clang {
-class PPCallbacks;
-class SourceManager;
+class Preprocessor;
 } // namespace clang
 
 namespace cuda_lambda_tidy {
@@ -45,16 +44,17 @@ using PassVerdictHandler =
 /// of the user's own code that reads one. \p OnFound, when given, is called
 /// as soon as that line is read (what else would ask for the host pass need
 /// not be looked for).
-std::unique_ptr<clang::PPCallbacks>
-passDependenceProbe(const clang::SourceManager &SM, PassVerdictHandler OnEnd,
-                    std::function<void()> OnFound = nullptr);
+///
+/// The watcher is the translation unit's one pass-dependence recorder
+/// (checks/utils/PassDependence.h), which the checks read too.
+void passDependenceProbe(clang::Preprocessor &PP, PassVerdictHandler OnEnd,
+                         std::function<void()> OnFound = nullptr);
 
 /// For a preamble about to be precompiled: a probe that only collects, into
 /// \p Macros, the macros it finds pass-dependent (the probe over the rest
 /// of the file sees no preprocessor event inside the PCH).
-std::unique_ptr<clang::PPCallbacks>
-passDependentMacrosRecorder(const clang::SourceManager &SM,
-                            std::vector<std::string> *Macros);
+void passDependentMacrosRecorder(clang::Preprocessor &PP,
+                                 std::vector<std::string> *Macros);
 
 /// Makes every probe made afterwards in this process start with \p Macros
 /// known to be pass-dependent (what the recorder found in a cached

@@ -32,20 +32,21 @@ public:
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
-  void registerPPCallbacks(const SourceManager &SM, Preprocessor *PP,
+  void registerPPCallbacks(const SourceManager &, Preprocessor *PP,
                            Preprocessor *) override {
     if (reportFile().empty())
       return;
     // The preprocessor ends the main file after the AST's end
     // (onEndOfTranslationUnit): a line of the user's that reads differently
     // on the host comes first, else what the AST says.
-    PP->addPPCallbacks(passDependenceProbe(
-        SM, [this](const std::optional<std::string> &HostPassReason) {
+    passDependenceProbe(
+        *PP,
+        [this](const std::optional<std::string> &HostPassReason) {
           write(HostPassReason ? HostPassReason : LibraryQuestion);
           LibraryQuestion.reset();
           Decided = false;
         },
-        [this] { Decided = true; }));
+        [this] { Decided = true; });
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override {
     // The lambdas of the user's code (clang-tidy matches outside system

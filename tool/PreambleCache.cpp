@@ -184,8 +184,7 @@ public:
 
   std::unique_ptr<clang::PPCallbacks> createPPCallbacks() override {
     clang::Preprocessor &PP = Instance->getPreprocessor();
-    PP.addPPCallbacks(
-        passDependentMacrosRecorder(PP.getSourceManager(), &Macros));
+    passDependentMacrosRecorder(PP, &Macros);
     return std::make_unique<UserFileTracker>(PP.getSourceManager(), Cut,
                                              ForeignInclude, Managed);
   }

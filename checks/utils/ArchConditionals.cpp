@@ -6,8 +6,6 @@
 
 namespace clang::tidy::cuda::utils {
 
-static constexpr llvm::StringLiteral CudaArch = "__CUDA_ARCH__";
-
 static bool within(SourceLocation Loc, SourceRange R, const SourceManager &SM) {
   return SM.isPointWithin(Loc, R.getBegin(), R.getEnd());
 }
@@ -66,24 +64,6 @@ static std::vector<Token> rawTokens(SourceLocation Begin, SourceLocation End,
   if (Tok.isNot(tok::eof) && SM.getFileOffset(Tok.getLocation()) < EndOffset)
     Tokens.push_back(Tok);
   return Tokens;
-}
-
-bool conditionMentionsCudaArch(SourceRange Condition, const SourceManager &SM,
-                               const LangOptions &LO) {
-  if (Condition.getBegin().isInvalid() || Condition.getEnd().isInvalid())
-    return false;
-  // The condition's tokens may come from macro expansions (`__CUDA_ARCH__`
-  // itself is a macro): read the file's characters.
-  SourceLocation Begin = SM.getExpansionLoc(Condition.getBegin());
-  SourceLocation LastTok = SM.getExpansionLoc(Condition.getEnd());
-  // Include the last token whatever its kind of range.
-  SourceLocation End = Lexer::getLocForEndOfToken(LastTok, 0, SM, LO);
-  if (End.isInvalid())
-    End = LastTok.getLocWithOffset(1);
-  for (const Token &Tok : rawTokens(Begin, End, SM, LO))
-    if (Tok.is(tok::raw_identifier) && Tok.getRawIdentifier() == CudaArch)
-      return true;
-  return false;
 }
 
 std::vector<Token> rawTokensOfBranch(const ArchBranch &Branch,
@@ -169,102 +149,6 @@ findAnnotatedLambdas(llvm::ArrayRef<Token> Tokens) {
       Found.push_back({Tokens[I].getLocation(), HostDevice});
   }
   return Found;
-}
-
-namespace {
-
-class Recorder : public PPCallbacks {
-public:
-  Recorder(const SourceManager &SM, const LangOptions &LO,
-           ArchConditionals &Out)
-      : SM(SM), LO(LO), Out(Out) {}
-
-  void If(SourceLocation Loc, SourceRange ConditionRange,
-          ConditionValueKind Value) override {
-    open(Loc, mentionsCudaArch(Loc, ConditionRange), Value == CVK_True);
-  }
-  void Ifdef(SourceLocation Loc, const Token &MacroNameTok,
-             const MacroDefinition &MD) override {
-    open(Loc, namesCudaArch(MacroNameTok), static_cast<bool>(MD));
-  }
-  void Ifndef(SourceLocation Loc, const Token &MacroNameTok,
-              const MacroDefinition &MD) override {
-    open(Loc, namesCudaArch(MacroNameTok), !static_cast<bool>(MD));
-  }
-  void Elif(SourceLocation Loc, SourceRange ConditionRange,
-            ConditionValueKind Value, SourceLocation) override {
-    if (Stack.empty())
-      return;
-    Chain &C = Stack.back();
-    bool Arch = C.Arch || mentionsCudaArch(Loc, ConditionRange);
-    bool Taken = !C.AnyTaken && Value == CVK_True;
-    next(Loc, Arch, Taken);
-  }
-  void Else(SourceLocation Loc, SourceLocation) override {
-    if (Stack.empty())
-      return;
-    Chain &C = Stack.back();
-    next(Loc, C.Arch, !C.AnyTaken);
-  }
-  void Endif(SourceLocation Loc, SourceLocation) override {
-    if (Stack.empty())
-      return;
-    close(Loc);
-    Stack.pop_back();
-  }
-
-private:
-  struct Chain {
-    SourceLocation ChainLoc;
-    SourceLocation BranchBegin;
-    bool Arch = false;
-    bool Taken = false;
-    bool AnyTaken = false;
-  };
-
-  /// Whether the condition of the directive at \p Loc names __CUDA_ARCH__;
-  /// not read in system headers, whose chains close() keeps out anyway (the
-  /// CUDA headers alone have thousands of conditions).
-  bool mentionsCudaArch(SourceLocation Loc, SourceRange Condition) const {
-    return !SM.isInSystemHeader(Loc) &&
-           conditionMentionsCudaArch(Condition, SM, LO);
-  }
-  bool namesCudaArch(const Token &Tok) const {
-    const IdentifierInfo *II = Tok.getIdentifierInfo();
-    return II && II->getName() == CudaArch;
-  }
-  void open(SourceLocation Loc, bool Arch, bool Taken) {
-    Stack.push_back({Loc, Loc, Arch, Taken, Taken});
-  }
-  void close(SourceLocation End) {
-    Chain &C = Stack.back();
-    // A library's own conditionals cannot hold the user's code, and every
-    // question the checks ask is about the user's code: kept out, they cost
-    // nothing per function (the CUDA headers alone have dozens).
-    if (C.Arch && !SM.isInSystemHeader(C.ChainLoc))
-      Out.add({C.ChainLoc, SourceRange(C.BranchBegin, End), C.Taken});
-  }
-  void next(SourceLocation Loc, bool Arch, bool Taken) {
-    close(Loc);
-    Chain &C = Stack.back();
-    C.BranchBegin = Loc;
-    C.Arch = Arch;
-    C.Taken = Taken;
-    C.AnyTaken |= Taken;
-  }
-
-  const SourceManager &SM;
-  const LangOptions &LO;
-  ArchConditionals &Out;
-  llvm::SmallVector<Chain, 8> Stack;
-};
-
-} // namespace
-
-std::unique_ptr<PPCallbacks>
-makeArchConditionalsRecorder(const SourceManager &SM, const LangOptions &LO,
-                             ArchConditionals &Out) {
-  return std::make_unique<Recorder>(SM, LO, Out);
 }
 
 bool isInTargetDispatchMacro(SourceLocation Loc, const SourceManager &SM,

@@ -25,8 +25,9 @@ class Preprocessor;
 namespace clang::tidy::cuda::utils {
 
 /// One branch of an `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else` chain whose
-/// outcome depends on `__CUDA_ARCH__` (this branch's condition, or an earlier
-/// one in the same chain, mentions it).
+/// outcome depends on the pass (this branch's condition, or an earlier one
+/// in the same chain, reads `__CUDA_ARCH__` or a macro derived from it:
+/// utils/PassDependence.h).
 struct ArchBranch {
   /// The location of the chain's first directive (`#if`, `#ifdef`, ...).
   SourceLocation ChainLoc;
@@ -35,10 +36,13 @@ struct ArchBranch {
   SourceRange Range;
   /// Whether this pass compiled the branch's tokens.
   bool Taken = false;
+  /// The pass-dependent macro the chain's condition reads as written
+  /// (`__CUDA_ARCH__`, or a project's `MY_ON_DEVICE`).
+  llvm::StringRef Macro;
 };
 
-/// Every `__CUDA_ARCH__`-dependent branch of one translation unit outside
-/// system headers, filled by the callbacks from \c makeArchConditionalsRecorder.
+/// Every pass-dependent branch of one translation unit outside system
+/// headers, filled by the translation unit's PassDependence recorder.
 class ArchConditionals {
 public:
   void clear() { Branches.clear(); }
@@ -58,22 +62,12 @@ private:
   std::vector<ArchBranch> Branches;
 };
 
-/// Callbacks that record `__CUDA_ARCH__`-dependent branches into \p Out.
-std::unique_ptr<PPCallbacks>
-makeArchConditionalsRecorder(const SourceManager &SM, const LangOptions &LO,
-                             ArchConditionals &Out);
-
 /// Whether \p Loc lies in the arguments of one of `<nv/target>`'s dispatch
 /// macros (`NV_IF_TARGET`, `NV_IF_ELSE_TARGET`, `NV_DISPATCH_TARGET`), which
 /// pick code by `__CUDA_ARCH__` as an `#if` would, through macro expansion:
 /// the code there may exist on one side only.
 bool isInTargetDispatchMacro(SourceLocation Loc, const SourceManager &SM,
                              const LangOptions &LO);
-
-/// Whether the tokens of \p Condition (an `#if`/`#elif` condition) name
-/// `__CUDA_ARCH__`.
-bool conditionMentionsCudaArch(SourceRange Condition, const SourceManager &SM,
-                               const LangOptions &LO);
 
 /// The raw tokens of a branch's body: the lines after its directive, up to
 /// its end. For a skipped branch, these are tokens no AST of this pass holds.
