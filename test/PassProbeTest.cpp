@@ -10,6 +10,7 @@
 
 #include "PassProbe.h"
 #include "utils/ReturnTypeQuestion.h"
+#include "utils/PassDependence.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
@@ -201,3 +202,67 @@ TEST(PassProbeTest, LookAlikesOfAnAskingLibraryCallNeedOnePass) {
 }
 
 } // namespace
+
+namespace {
+
+/// The pass-dependent branches the translation unit's one recorder saw in
+/// \p Code (device pass, \p Header as system header lib.h): "MACRO taken" or
+/// "MACRO skipped", in order.
+class BranchesOnly : public SyntaxOnlyAction {
+public:
+  explicit BranchesOnly(std::vector<std::string> &Out) : Out(Out) {}
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    Recorder = &clang::tidy::cuda::utils::passDependenceOf(CI.getPreprocessor());
+    return true;
+  }
+  void EndSourceFileAction() override {
+    for (const auto &B : Recorder->conditionals().branches())
+      Out.push_back(B.Macro.str() + (B.Taken ? " taken" : " skipped"));
+  }
+
+private:
+  std::vector<std::string> &Out;
+  clang::tidy::cuda::utils::PassDependence *Recorder = nullptr;
+};
+
+std::vector<std::string> branchesOf(const std::string &Code,
+                                    const std::string &Header = "") {
+  std::vector<std::string> Out;
+  std::vector<std::string> Args = {
+      "-x", "cuda", "--cuda-path=" CUDA_TOOLKIT_FOR_TESTS, "-nocudalib",
+      "--cuda-gpu-arch=sm_80", "-Wno-unknown-cuda-version",
+      "-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS, "-Xclang",
+      "-target-sdk-version=12.9", "-std=c++17", "--cuda-device-only",
+      "-isystem", "/sys-include"};
+  tooling::FileContentMappings Headers = {{"/sys-include/lib.h", Header}};
+  EXPECT_TRUE(tooling::runToolOnCodeWithArgs(
+      std::make_unique<BranchesOnly>(Out), Code, Args, "input.cu",
+      "branches-test", std::make_shared<PCHContainerOperations>(), Headers));
+  return Out;
+}
+
+} // namespace
+
+TEST(PassDependenceTest, BranchesNameTheMacroTheConditionReads) {
+  EXPECT_EQ(branchesOf("#ifdef __CUDA_ARCH__\nint a;\n#else\nint b;\n#endif\n"),
+            (std::vector<std::string>{"__CUDA_ARCH__ taken",
+                                      "__CUDA_ARCH__ skipped"}));
+  // Derived in the user's code, in a library header, and from a derived one.
+  EXPECT_EQ(branchesOf("#if defined(__CUDA_ARCH__)\n#define ON_DEV 1\n#else\n"
+                       "#define ON_DEV 0\n#endif\n#define ON_HOST (!ON_DEV)\n"
+                       "#if ON_HOST\nint h;\n#endif\n"),
+            (std::vector<std::string>{"__CUDA_ARCH__ taken",
+                                      "__CUDA_ARCH__ skipped",
+                                      "ON_HOST skipped"}));
+  EXPECT_EQ(branchesOf("#include <lib.h>\n#ifdef LIB_IF_ON_DEVICE\nint d;\n"
+                       "#endif\n",
+                       "#ifdef __CUDA_ARCH__\n#define LIB_IF_ON_DEVICE\n"
+                       "#endif\n"),
+            (std::vector<std::string>{"LIB_IF_ON_DEVICE taken"}));
+}
+
+TEST(PassDependenceTest, OtherMacrosOpenNoBranch) {
+  EXPECT_TRUE(branchesOf("#define FAST 1\n#if FAST\nint f;\n#endif\n"
+                         "#ifdef FAST\nint g;\n#endif\n")
+                  .empty());
+}
