@@ -20,7 +20,7 @@ cuda="$("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')"
 rows=""
 passed=0
 failed=0
-for src in "$here"/h*.cu; do
+for src in "$here"/cuda-*.cu; do
   name="$(basename "$src" .cu)"
   expect="$(sed -n 's|^// EXPECT: ||p' "$src" | head -1)"
   if ! build_log="$("$nvcc" -std=c++17 --extended-lambda -arch="$arch" -I"$here" -o "$bin/$name" "$src" 2>&1)"; then
@@ -35,7 +35,7 @@ for src in "$here"/h*.cu; do
     continue
   fi
   IFS='|' read -r _ _ expected observed verdict <<<"$line"
-  if [ "$name" = "h02_this_capture.buggy" ] && command -v compute-sanitizer >/dev/null; then
+  if [ "$name" = "cuda-lambda-this-capture.buggy" ] && command -v compute-sanitizer >/dev/null; then
     finding="$(compute-sanitizer "$bin/$name" 2>&1 | grep -m1 -E 'Invalid __global__ (read|write)' | sed 's/^=* *//')"
     [ -n "$finding" ] && observed="$observed; compute-sanitizer: $finding"
   fi
