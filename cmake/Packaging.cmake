@@ -16,7 +16,9 @@
 #                                        the nvcc-compatibility layer, for
 #                                        plugin users (the binaries carry it)
 #   share/doc/cuda-lambda-tidy/          README.md, docs/integration.md,
-#                                        docs/checks/*.md (SARIF's rule help)
+#                                        docs/hazards.md (the check pages'
+#                                        rule links), docs/checks/*.md
+#                                        (SARIF's rule help)
 #
 # The binaries find nothing of the build or source tree: the headers they
 # parse with are compiled in, the documentation is found from their own
@@ -41,7 +43,7 @@ install(TARGETS CudaLambdaTidy
 install(FILES tool/compat/cuda_lambda_tidy_nvcc_compat.h
         DESTINATION ${CMAKE_INSTALL_DATADIR}/cuda-lambda-tidy)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(FILES docs/integration.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(FILES docs/integration.md docs/hazards.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 install(DIRECTORY docs/checks/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs/checks
         FILES_MATCHING PATTERN "*.md")
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds every gpu_validation program with nvcc, runs each on the GPU, and
-# writes RESULTS.md: the machine, then per program what was expected, what was
+# writes RESULTS.md: the machine, then per program (named after its check;
+# the rule comes from its '// HAZARD:' header) what was expected, what was
 # observed, and PASS or FAIL. For the buggy this-capture program it also runs
 # compute-sanitizer and records its finding.
 #   bash gpu_validation/run.sh [output-dir]     (default: gpu_validation/)
@@ -20,26 +21,27 @@ cuda="$("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')"
 rows=""
 passed=0
 failed=0
-for src in "$here"/h*.cu; do
+for src in "$here"/cuda-*.cu; do
   name="$(basename "$src" .cu)"
   expect="$(sed -n 's|^// EXPECT: ||p' "$src" | head -1)"
+  rule="$(sed -n 's|^// HAZARD: *\(H[0-9]*\).*|\1|p' "$src" | head -1)"
   if ! build_log="$("$nvcc" -std=c++17 --extended-lambda -arch="$arch" -I"$here" -o "$bin/$name" "$src" 2>&1)"; then
-    rows+="| $name | $expect | build failed: $(echo "$build_log" | grep -m1 error | tr '|' '/') | FAIL |"$'\n'
+    rows+="| $name | $rule | $expect | build failed: $(echo "$build_log" | grep -m1 error | tr '|' '/') | FAIL |"$'\n'
     failed=$((failed + 1))
     continue
   fi
   line="$(timeout 120 "$bin/$name" 2>&1 | grep '^RESULT|' | head -1)"
   if [ -z "$line" ]; then
-    rows+="| $name | $expect | no result (crashed or timed out) | FAIL |"$'\n'
+    rows+="| $name | $rule | $expect | no result (crashed or timed out) | FAIL |"$'\n'
     failed=$((failed + 1))
     continue
   fi
   IFS='|' read -r _ _ expected observed verdict <<<"$line"
-  if [ "$name" = "h02_this_capture.buggy" ] && command -v compute-sanitizer >/dev/null; then
+  if [ "$name" = "cuda-lambda-this-capture.buggy" ] && command -v compute-sanitizer >/dev/null; then
     finding="$(compute-sanitizer "$bin/$name" 2>&1 | grep -m1 -E 'Invalid __global__ (read|write)' | sed 's/^=* *//')"
     [ -n "$finding" ] && observed="$observed; compute-sanitizer: $finding"
   fi
-  rows+="| $name | $expected | $observed | $verdict |"$'\n'
+  rows+="| $name | $rule | $expected | $observed | $verdict |"$'\n'
   if [ "$verdict" = "PASS" ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 
@@ -59,8 +61,8 @@ done
   echo "computation says. A *buggy* program passes when the hazard's failure is"
   echo "observed."
   echo
-  echo "| program | expected | observed | result |"
-  echo "|---|---|---|---|"
+  echo "| program | rule | expected | observed | result |"
+  echo "|---|---|---|---|---|"
   printf "%s" "$rows"
   echo
   echo "$passed passed, $failed failed"

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Generates docs/coverage.md from an actual run: for every rule in the hazard
 catalogue, what nvcc 13, clang 22 (-fsyntax-only, device and host pass) and
-cuda-lambda-tidy do on the rule's fixtures.
+cuda-lambda-tidy do on the rule's fixtures. The catalogue is docs/hazards.md
+(pass --spec docs/hazards.md; the default is still the copy outside the
+repository, ../shared/spec/HAZARDS.md, which lists the same rules).
 
 A rule's fixtures are fixtures/<its check>/*.cu. A *bad* fixture is one that
 expects at least one diagnostic from the rule's check; a *good* one expects

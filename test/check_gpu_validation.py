@@ -66,7 +66,7 @@ def main():
     args = parser.parse_args()
     record = NvccRecord(args.nvcc_record)
     checks = registered_checks(args.tool)
-    programs = sorted(Path(args.directory).glob("h*.cu"))
+    programs = sorted(Path(args.directory).glob("cuda-*.cu"))
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         for program, (verdict, why) in zip(

@@ -18,7 +18,8 @@ int main() {
   Scaler scaler;
   scaler.apply(d, n);
   std::string error = sync_error();
-  bool ok = report("h02_this_capture.buggy", "cudaErrorIllegalAddress", error,
+  bool ok = report("cuda-lambda-this-capture.buggy",
+                   "cudaErrorIllegalAddress", error,
                    error == "cudaErrorIllegalAddress");
   return ok ? 0 : 1;
 }

@@ -40,7 +40,8 @@ int main() {
   int bad_thrust = count_mismatches(got.data(), want.data(), n);
 
   bool pass = error == "cudaSuccess" && bad_kernel == 0 && bad_thrust == 0;
-  report("h33_host_pointer.fixed", "cudaSuccess, 0 mismatches (kernel and thrust)",
+  report("cuda-host-pointer-in-device-code.fixed",
+         "cudaSuccess, 0 mismatches (kernel and thrust)",
          error + ", " + std::to_string(bad_kernel) + " + " +
              std::to_string(bad_thrust) + " mismatches",
          pass);

@@ -33,7 +33,7 @@ int main() {
   for (int i = 0; i < n; ++i)
     bad += values[i] != 2 * i + 1;
   bool hazard_seen = bad > 0;
-  report("h38_lambda_default_argument.buggy",
+  report("cuda-lambda-default-argument.buggy",
          "values left at the sentinel -1 (or a fault), not 2*i+1",
          std::to_string(bad) + " of " + std::to_string(n) +
              " values wrong (out[1] == " + std::to_string(values[1]) + "), " + error,

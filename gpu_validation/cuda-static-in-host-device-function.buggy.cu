@@ -23,7 +23,7 @@ int main() {
   int device_ticket = 0;
   REQUIRE_CUDA(cudaMemcpy(&device_ticket, d, sizeof(int), cudaMemcpyDeviceToHost));
   bool hazard_seen = host_last == 3 && device_ticket == 1;
-  report("h30_static_in_host_device.buggy",
+  report("cuda-static-in-host-device-function.buggy",
          "host count 3, kernel's first ticket 1 (not 4)",
          "host count " + std::to_string(host_last) + ", kernel's ticket " +
              std::to_string(device_ticket) + ", " + error,

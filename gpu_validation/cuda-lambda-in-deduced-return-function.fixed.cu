@@ -26,7 +26,8 @@ int main() {
     expected[i] = float(1.5 * x * x - 2.0 * x + 0.25);
   }
   int bad = count_mismatches(device_values.data(), expected.data(), n, 1e-4);
-  bool ok = report("h07_deduced_return.fixed", "cudaSuccess, 0 mismatches",
+  bool ok = report("cuda-lambda-in-deduced-return-function.fixed",
+                   "cudaSuccess, 0 mismatches",
                    error + ", " + std::to_string(bad) + " mismatches",
                    error == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;

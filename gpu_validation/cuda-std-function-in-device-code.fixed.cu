@@ -31,7 +31,8 @@ int main(int argc, char **) {
   std::string error = sync_error();
   REQUIRE_CUDA(cudaMemcpy(host.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost));
   int bad = count_mismatches(host.data(), expected.data(), n, 0.0);
-  bool ok = report("h17_std_function.fixed", "cudaSuccess, 0 mismatches",
+  bool ok = report("cuda-std-function-in-device-code.fixed",
+                   "cudaSuccess, 0 mismatches",
                    error + ", " + std::to_string(bad) + " mismatches",
                    error == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;

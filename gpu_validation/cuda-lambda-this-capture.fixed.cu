@@ -33,7 +33,8 @@ int main() {
   std::string second = sync_error();
   REQUIRE_CUDA(cudaMemcpy(host.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
   int bad = count_mismatches(host.data(), expected.data(), n);
-  bool ok = report("h02_this_capture.fixed", "cudaSuccess x2, 0 mismatches",
+  bool ok = report("cuda-lambda-this-capture.fixed",
+                   "cudaSuccess x2, 0 mismatches",
                    first + " " + second + ", " + std::to_string(bad) + " mismatches",
                    first == "cudaSuccess" && second == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;

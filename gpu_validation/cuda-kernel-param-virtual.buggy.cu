@@ -25,7 +25,8 @@ int main() {
   Shape *s = new (managed) Circle(2.0f);
   area_of<<<1, 1>>>(s, out);
   std::string error = sync_error();
-  bool ok = report("h32_virtual.buggy", "cudaErrorIllegalAddress", error,
+  bool ok = report("cuda-kernel-param-virtual.buggy",
+                   "cudaErrorIllegalAddress", error,
                    error == "cudaErrorIllegalAddress");
   return ok ? 0 : 1;
 }

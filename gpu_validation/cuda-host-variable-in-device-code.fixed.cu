@@ -20,7 +20,8 @@ int main() {
   for (int i = 0; i < n; ++i)
     expected[i] = host_weights[i % 4] * i + 0.25f;
   int bad = count_mismatches(values.data(), expected.data(), n);
-  bool ok = report("h16_host_variable.fixed", "cudaSuccess, 0 mismatches",
+  bool ok = report("cuda-host-variable-in-device-code.fixed",
+                   "cudaSuccess, 0 mismatches",
                    error + ", " + std::to_string(bad) + " mismatches",
                    error == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;

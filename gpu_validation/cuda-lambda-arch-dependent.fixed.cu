@@ -27,7 +27,7 @@ int main() {
   std::string error = sync_error();
   int observed = -1;
   REQUIRE_CUDA(cudaMemcpyFromSymbol(&observed, result, sizeof(int)));
-  bool ok = report("h06_arch_dependent.fixed", "cudaSuccess, 4",
+  bool ok = report("cuda-lambda-arch-dependent.fixed", "cudaSuccess, 4",
                    error + ", " + std::to_string(observed),
                    error == "cudaSuccess" && observed == 4);
   return ok ? 0 : 1;

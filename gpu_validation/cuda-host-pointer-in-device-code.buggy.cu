@@ -2,7 +2,8 @@
 // EXPECT: a kernel writes through a malloc'd host pointer and fails with
 // cudaErrorIllegalAddress (the thrust half of H33, a std::vector's data()
 // captured in thrust::for_each(thrust::device, ...), is
-// h33_host_pointer_thrust.buggy.cu: after a fault the context is lost).
+// cuda-host-pointer-in-device-code.thrust.buggy.cu: after a fault the context
+// is lost).
 #include "common.cuh"
 #include <cstdlib>
 #include <vector>
@@ -19,7 +20,8 @@ int main() {
   fill<<<(n + 255) / 256, 256>>>(buf, n);
   std::string error = sync_error();
   bool hazard_seen = error == "cudaErrorIllegalAddress";
-  report("h33_host_pointer.buggy", "cudaErrorIllegalAddress", error,
+  report("cuda-host-pointer-in-device-code.buggy",
+         "cudaErrorIllegalAddress", error,
          hazard_seen);
   std::free(buf);
   return hazard_seen ? 0 : 1;

@@ -31,7 +31,8 @@ int main() {
       cudaGetErrorName(cudaMemcpy(host, buffer.data, n * sizeof(float),
                                   cudaMemcpyDeviceToHost));
   std::printf("launch: %s\n", launch_error.c_str());
-  bool ok = report("h31_owning_buffer.buggy", "cudaErrorInvalidValue", error,
+  bool ok = report("cuda-kernel-param-nontrivial-copy.buggy",
+                   "cudaErrorInvalidValue", error,
                    error == "cudaErrorInvalidValue");
   return ok ? 0 : 1;
 }

@@ -38,7 +38,8 @@ int main() {
   REQUIRE_CUDA(cudaMemcpy(host, buffer.data, n * sizeof(float),
                           cudaMemcpyDeviceToHost));
   int bad = count_mismatches(host, expected, n);
-  bool ok = report("h31_owning_buffer.fixed", "cudaSuccess, 0 mismatches",
+  bool ok = report("cuda-kernel-param-nontrivial-copy.fixed",
+                   "cudaSuccess, 0 mismatches",
                    error + ", " + std::to_string(bad) + " mismatches",
                    error == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;

@@ -20,7 +20,8 @@ int main() {
   int device_ticket = 0;
   REQUIRE_CUDA(cudaMemcpy(&device_ticket, d, sizeof(int), cudaMemcpyDeviceToHost));
   bool ok = host_last == 3 && device_ticket == 4;
-  report("h30_static_in_host_device.fixed", "host count 3, kernel's ticket 4",
+  report("cuda-static-in-host-device-function.fixed",
+         "host count 3, kernel's ticket 4",
          "host count " + std::to_string(host_last) + ", kernel's ticket " +
              std::to_string(device_ticket) + ", " + error,
          ok);

@@ -27,7 +27,8 @@ int main() {
   std::string error = sync_error();
   float expected = 3.14159f * 2.0f * 2.0f;
   int bad = error == "cudaSuccess" ? count_mismatches(out, &expected, 1) : 1;
-  bool ok = report("h32_virtual.fixed", "cudaSuccess, 0 mismatches",
+  bool ok = report("cuda-kernel-param-virtual.fixed",
+                   "cudaSuccess, 0 mismatches",
                    error + ", " + std::to_string(bad) + " mismatches",
                    error == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;

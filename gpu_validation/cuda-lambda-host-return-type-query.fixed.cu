@@ -27,7 +27,8 @@ int main() {
   for (int i = 0; i < n; ++i)
     expected[i] = i * 0.5;
   int bad = count_mismatches(values.data(), expected.data(), n, 0.0);
-  bool ok = report("h13_host_return_type.fixed", "cudaSuccess, 0 mismatches",
+  bool ok = report("cuda-lambda-host-return-type-query.fixed",
+                   "cudaSuccess, 0 mismatches",
                    error + ", " + std::to_string(bad) + " mismatches",
                    error == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;

@@ -33,7 +33,8 @@ int main() {
   for (int i = 0; i < n; ++i)
     bad += double(values[i]) != expected[i];
   bool hazard_seen = sizeof(Result) != sizeof(double) && bad > 0;
-  report("h13_host_return_type.buggy", "sizeof(Result) == 4 on the host, wrong values",
+  report("cuda-lambda-host-return-type-query.buggy",
+         "sizeof(Result) == 4 on the host, wrong values",
          "sizeof(Result) == " + std::to_string(sizeof(Result)) + ", " +
              std::to_string(bad) + " of " + std::to_string(n) + " values wrong, " + error,
          hazard_seen);

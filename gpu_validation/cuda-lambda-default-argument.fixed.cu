@@ -31,7 +31,7 @@ int main() {
   for (int i = 0; i < n; ++i)
     bad += values[i] != 2 * i + 1;
   bool ok = bad == 0 && error == "cudaSuccess";
-  report("h38_lambda_default_argument.fixed", "every value 2*i+1",
+  report("cuda-lambda-default-argument.fixed", "every value 2*i+1",
          std::to_string(bad) + " of " + std::to_string(n) + " values wrong, " + error,
          ok);
   return ok ? 0 : 1;

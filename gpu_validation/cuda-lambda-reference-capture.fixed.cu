@@ -22,7 +22,8 @@ int main() {
   std::string error = sync_error();
   REQUIRE_CUDA(cudaMemcpy(y.data(), dy, n * sizeof(float), cudaMemcpyDeviceToHost));
   int bad = count_mismatches(y.data(), expected.data(), n);
-  bool ok = report("h01_reference_capture.fixed", "cudaSuccess, 0 mismatches",
+  bool ok = report("cuda-lambda-reference-capture.fixed",
+                   "cudaSuccess, 0 mismatches",
                    error + ", " + std::to_string(bad) + " mismatches",
                    error == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;

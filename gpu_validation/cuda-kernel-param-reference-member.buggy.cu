@@ -24,7 +24,8 @@ int main() {
   float k = 3.0f;
   apply<<<(n + 127) / 128, 128>>>(Scale{k}, d, n);
   std::string error = sync_error();
-  bool ok = report("h34_reference_member.buggy", "cudaErrorIllegalAddress",
+  bool ok = report("cuda-kernel-param-reference-member.buggy",
+                   "cudaErrorIllegalAddress",
                    error, error == "cudaErrorIllegalAddress");
   return ok ? 0 : 1;
 }

@@ -28,7 +28,7 @@ int main() {
     observed = std::string("thrust::system_error: ") + e.what();
   }
   bool hazard_seen = observed.find("cudaErrorIllegalAddress") != std::string::npos;
-  report("h33_host_pointer_thrust.buggy",
+  report("cuda-host-pointer-in-device-code.thrust.buggy",
          "thrust::system_error ... cudaErrorIllegalAddress", observed,
          hazard_seen);
   // The context is lost: device_vector's destructor would throw again while

@@ -35,7 +35,8 @@ int main() {
     REQUIRE_CUDA(cudaMemcpyFromSymbol(&ran, ran_with, sizeof(int)));
   int host_value = std::is_trivially_copyable_v<Closure> ? 1 : 0;
   bool disagree = host_value != device_value || error != "cudaSuccess";
-  report("h15_closure_trait.buggy", "host and device disagree, or the launch fails",
+  report("cuda-lambda-closure-trait.buggy",
+         "host and device disagree, or the launch fails",
          "host trait " + std::to_string(host_value) + ", device trait " +
              std::to_string(device_value) + ", launch " + error + ", ran kernel<" +
              std::to_string(ran) + ">, " + record_error,

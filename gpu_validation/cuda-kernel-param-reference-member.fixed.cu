@@ -30,7 +30,8 @@ int main() {
   std::string error = sync_error();
   REQUIRE_CUDA(cudaMemcpy(host, d, n * sizeof(float), cudaMemcpyDeviceToHost));
   int bad = count_mismatches(host, expected, n);
-  bool ok = report("h34_reference_member.fixed", "cudaSuccess, 0 mismatches",
+  bool ok = report("cuda-kernel-param-reference-member.fixed",
+                   "cudaSuccess, 0 mismatches",
                    error + ", " + std::to_string(bad) + " mismatches",
                    error == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;

@@ -16,7 +16,8 @@ int main() {
   for (int i = 0; i < n; ++i)
     expected[i] = i * i;
   int bad = count_mismatches(values.data(), expected.data(), n, 0.0);
-  bool ok = report("h12_missing_annotation.fixed", "cudaSuccess, 0 mismatches",
+  bool ok = report("cuda-lambda-missing-annotation.fixed",
+                   "cudaSuccess, 0 mismatches",
                    error + ", " + std::to_string(bad) + " mismatches",
                    error == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;

@@ -30,7 +30,7 @@ int main() {
   // The correct program stores 4; the hazard shows as another value or a
   // launch error.
   bool hazard_seen = error != "cudaSuccess" || observed != 4;
-  report("h06_arch_dependent.buggy", "not (cudaSuccess and 4)",
+  report("cuda-lambda-arch-dependent.buggy", "not (cudaSuccess and 4)",
          error + ", " + std::to_string(observed), hazard_seen);
   return hazard_seen ? 0 : 1;
 }

@@ -21,7 +21,8 @@ int main() {
   }
   int bad = count_mismatches(device_values.data(), expected.data(), n, 0.0) +
             count_mismatches(host_calls.data(), expected.data(), n, 0.0);
-  bool ok = report("h03_init_capture.fixed", "cudaSuccess, 0 mismatches",
+  bool ok = report("cuda-lambda-init-capture.fixed",
+                   "cudaSuccess, 0 mismatches",
                    error + ", " + std::to_string(bad) + " mismatches",
                    error == "cudaSuccess" && bad == 0);
   return ok ? 0 : 1;
