@@ -15,8 +15,10 @@ A temporary project whose compile_commands.json holds nvcc entries only
 2. `kokkos/new.cpp`, not in the database, beside a `.cpp` entry compiled
    with nvcc's `-x cu`: linted as CUDA (the nvcc command is borrowed before
    it is translated, so `-x cu` stays), the same finding, no clang error.
-3. Listed files as before: `src/a.cu` and `src/listed.cu` (a copy of
-   new.cu) linted together give listed.cu's finding and borrow nothing,
+3. Listed files as before: `src/a.cu` and `link/listed.cu` (a copy of
+   new.cu, named through a symbolic link to src/, which clang's database
+   finds as listed) linted together give listed.cu's finding and borrow
+   nothing,
    and say nothing about the flags dropped from the other entries
    (`--bogus-other` of `other/c.cu`), only about their own (`--bogus-a`).
 """
@@ -121,7 +123,8 @@ def main():
         # 3. Listed files: as before, the same finding in listed.cu, no
         # borrowing; what is said about dropped flags is about their
         # entries only.
-        r = lint(tool, root, cache, "src/a.cu", "src/listed.cu")
+        (root / "link").symlink_to(root / "src")
+        r = lint(tool, root, cache, "src/a.cu", "link/listed.cu")
         check(findings(r.stdout) ==
               [("listed.cu", 5, "warning", "cuda-lambda-this-capture")],
               f"src/listed.cu: expected the same finding, got:\n{r.stdout}")

@@ -6,6 +6,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -289,8 +290,18 @@ translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
 
   // The files to lint that the database lacks: the nearest entry's command,
   // untranslated, with the file substituted, then translated.
+  auto ListedThroughALink = [&](llvm::StringRef File) {
+    // As clang's database finds an entry (FileMatchTrie): the same file
+    // under another path. Only entries of the same name are asked.
+    return llvm::any_of(Entries, [&](const CompileEntry &E) {
+      return llvm::sys::path::filename(E.AbsoluteFile) ==
+                 llvm::sys::path::filename(File) &&
+             llvm::sys::fs::equivalent(E.AbsoluteFile, File);
+    });
+  };
   for (const std::string &File : Linted) {
-    if (Listed.contains(File) || !shouldBorrow(File))
+    if (Listed.contains(File) || !shouldBorrow(File) ||
+        ListedThroughALink(File))
       continue;
     std::optional<size_t> From = nearestEntry(Places, File);
     if (!From)

@@ -55,7 +55,9 @@ struct DatabaseTranslation {
 /// \p Linted: the files about to be linted, absolute, dots removed (empty:
 /// the database's CUDA entries, as `-p` without files lints them). Warnings
 /// are about their entries only. Each source among them (shouldBorrow) that
-/// has no entry gets one, appended: the untranslated command of the nearest
+/// has no entry (none for its path, nor for the same file reached through a
+/// symbolic link: the one place this reads the file system) gets one,
+/// appended: the untranslated command of the nearest
 /// entry (nearestEntry) with the file substituted (borrowEntry), then
 /// translated like any entry, so that a borrowed nvcc command becomes the
 /// clang command nvcc's would.
