@@ -1,6 +1,7 @@
 #include "CompileDatabase.h"
 #include "CudaInvocation.h"
 #include "llvm/Support/JSON.h"
+#include <algorithm>
 #include "gtest/gtest.h"
 
 using namespace cuda_lambda_tidy;
@@ -232,3 +233,126 @@ TEST(CompileDatabaseTest, BuildPath) {
 }
 
 } // namespace
+
+// Issue 29: a file to lint that the database lacks borrows the command of
+// the nearest entry, as clang's interpolating database chooses one.
+TEST(CompileDatabaseTest, NearestEntryPrefersTheSameDirectory) {
+  std::vector<EntryPlace> Entries = {{"/p/other/x.cu", true},
+                                     {"/p/src/a.cu", true},
+                                     {"/p/src/deep/y.cu", true}};
+  EXPECT_EQ(nearestEntry(Entries, "/p/src/new.cu"), 1u);
+  EXPECT_EQ(nearestEntry(Entries, "/p/src/deep/new.cu"), 2u);
+  EXPECT_EQ(nearestEntry(Entries, "/p/other/new.cu"), 0u);
+  // Closest path: /p/src/more shares /p/src with a.cu only.
+  EXPECT_EQ(nearestEntry(Entries, "/p/src/more/new.cu"), 1u);
+  EXPECT_EQ(nearestEntry({}, "/p/src/new.cu"), std::nullopt);
+  // Its own directory before a subdirectory, whatever the names.
+  EXPECT_EQ(nearestEntry({{"/p/src/deep/a.cu", true}, {"/p/src/z.cu", true}},
+                         "/p/src/new.cu"),
+            1u);
+  EXPECT_EQ(nearestEntry({{"/p/src/z.cu", true}, {"/p/src/deep/a.cu", true}},
+                         "/p/src/new.cu"),
+            0u);
+}
+
+TEST(CompileDatabaseTest, NearestEntryPrefersTheSameLanguage) {
+  // A host entry next to the file, a CUDA entry further away.
+  std::vector<EntryPlace> Entries = {{"/p/src/host.cpp", false},
+                                     {"/p/kernels/k.cu", true}};
+  EXPECT_EQ(nearestEntry(Entries, "/p/src/new.cu"), 1u);
+  EXPECT_EQ(nearestEntry(Entries, "/p/src/new.cuh"), 1u);
+  EXPECT_EQ(nearestEntry(Entries, "/p/kernels/new.cpp"), 0u);
+  // A .cpp compiled as CUDA (-x cu) counts as a .cpp: the same extension.
+  std::vector<EntryPlace> Kokkos = {{"/k/tools/t.cpp", false},
+                                    {"/k/src/a.cpp", true}};
+  EXPECT_EQ(nearestEntry(Kokkos, "/k/src/new.cpp"), 1u);
+  EXPECT_EQ(nearestEntry(Kokkos, "/k/tools/new.cpp"), 0u);
+  // No entry of the language: the nearest of any.
+  EXPECT_EQ(nearestEntry({{"/q/a.cpp", false}, {"/p/b.cpp", false}},
+                         "/p/new.cu"),
+            1u);
+}
+
+TEST(CompileDatabaseTest, NearestEntryIsDeterministic) {
+  // Ties go to the smallest path, whatever the order of the database.
+  std::vector<EntryPlace> Entries = {{"/p/src/b.cu", true},
+                                     {"/p/src/a.cu", true},
+                                     {"/p/src/c.cu", true}};
+  EXPECT_EQ(nearestEntry(Entries, "/p/src/new.cu"), 1u);
+  std::reverse(Entries.begin(), Entries.end());
+  EXPECT_EQ(nearestEntry(Entries, "/p/src/new.cu"), 1u);
+  // The same path twice: the first.
+  EXPECT_EQ(nearestEntry({{"/p/a.cu", true}, {"/p/a.cu", true}}, "/p/n.cu"),
+            0u);
+}
+
+TEST(CompileDatabaseTest, UnlistedFilesBorrowTheUntranslatedCommand) {
+  const char *Db = R"([
+    {"directory": "/b", "file": "/s/a.cpp",
+     "command": "/usr/local/cuda/bin/nvcc -DX -x cu -arch=sm_90 -c /s/a.cpp -o a.o"},
+    {"directory": "/b", "file": "/s/h.cpp", "command": "g++ -c /s/h.cpp"},
+    {"directory": "/b", "file": "/t/k.cu",
+     "command": "/usr/local/cuda/bin/nvcc -DK -c ../t/k.cu"}
+  ])";
+  llvm::Expected<DatabaseTranslation> T = translateCompileDatabase(
+      Db, env(), false,
+      {"/s/new.cpp", "/s/a.cpp", "/t/new.cuh", "/s/new.h"});
+  ASSERT_TRUE(bool(T)) << llvm::toString(T.takeError());
+  // Listed files and headers (left to clang-tidy) borrow nothing.
+  ASSERT_EQ(T->Borrowed.size(), 2u);
+  EXPECT_EQ(T->Borrowed[0].File, "/s/new.cpp");
+  EXPECT_EQ(T->Borrowed[0].From, "/s/a.cpp");
+  EXPECT_EQ(T->Borrowed[1].File, "/t/new.cuh");
+  EXPECT_EQ(T->Borrowed[1].From, "/t/k.cu");
+  EXPECT_EQ(borrowedNote("new.cu", "src/a.cu"),
+            "'new.cu' is not in the compile database; using the command of "
+            "'src/a.cu'");
+  // The .cpp keeps nvcc's -x cu, translated: CUDA, not C++.
+  Args New = argumentsOf(T->Json, 3);
+  EXPECT_EQ(New.front(), "clang++");
+  EXPECT_NE(std::find(New.begin(), New.end(), "/s/new.cpp"), New.end());
+  EXPECT_EQ(std::find(New.begin(), New.end(), "/s/a.cpp"), New.end());
+  EXPECT_NE(std::find(New.begin(), New.end(), "-DX"), New.end());
+  EXPECT_NE(std::find(New.begin(), New.end(), "--cuda-gpu-arch=sm_90"),
+            New.end());
+  auto X = std::find(New.begin(), New.end(), "-x");
+  ASSERT_NE(X, New.end());
+  EXPECT_EQ(*(X + 1), "cuda");
+  // The header is said to be CUDA: nvcc would not know a .cuh.
+  Args Header = argumentsOf(T->Json, 4);
+  EXPECT_NE(std::find(Header.begin(), Header.end(), "/t/new.cuh"),
+            Header.end());
+  EXPECT_NE(std::find(Header.begin(), Header.end(), "-DK"), Header.end());
+  X = std::find(Header.begin(), Header.end(), "-x");
+  ASSERT_NE(X, Header.end());
+  EXPECT_EQ(*(X + 1), "cuda");
+  // The database's own CUDA files are unchanged.
+  EXPECT_EQ(T->CudaFiles, (Args{"/s/a.cpp", "/t/k.cu"}));
+}
+
+TEST(CompileDatabaseTest, WarningsAreAboutTheFilesLinted) {
+  const char *Db = R"([
+    {"directory": "/b", "file": "a.cu", "command": "nvcc --bogus-a -c a.cu"},
+    {"directory": "/b", "file": "b.cu", "command": "nvcc --bogus-b -c b.cu"},
+    {"directory": "/b", "file": "h.cpp", "command": "nvcc --bogus-h -c h.cpp"}
+  ])";
+  auto Dropped = [](const char *Flag) {
+    return "dropped nvcc flag '" + std::string(Flag) +
+           "': neither nvcc's table nor clang knows it";
+  };
+  llvm::Expected<DatabaseTranslation> One =
+      translateCompileDatabase(Db, env(), false, {"/b/b.cu"});
+  ASSERT_TRUE(bool(One));
+  EXPECT_EQ(One->Warnings, Args{Dropped("--bogus-b")});
+  EXPECT_EQ(One->FileWarnings["/b/a.cu"], Args{Dropped("--bogus-a")});
+  // A borrowed entry says what its own translation says.
+  llvm::Expected<DatabaseTranslation> New =
+      translateCompileDatabase(Db, env(), false, {"/b/new.cu"});
+  ASSERT_TRUE(bool(New));
+  EXPECT_EQ(New->Warnings, Args{Dropped("--bogus-a")});
+  // Without files: the CUDA entries, which `-p` alone lints.
+  llvm::Expected<DatabaseTranslation> All =
+      translateCompileDatabase(Db, env(), false);
+  ASSERT_TRUE(bool(All));
+  EXPECT_EQ(All->Warnings, (Args{Dropped("--bogus-a"), Dropped("--bogus-b")}));
+}

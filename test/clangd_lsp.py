@@ -8,7 +8,9 @@ Opens the fixture (default: cuda-lambda-reference-capture/explicit-capture.cu)
 and expects exactly its CHECK-MESSAGES; asks for the code actions at the
 first finding and expects a quick fix whose edit turns the line into its
 CHECK-FIXES line; sends the fixed text (that finding gone, the others kept),
-then the original text again (every finding back). No other configuration:
+then the original text again (every finding back). Then opens a copy that
+the database lacks: the nearest entry's nvcc command is borrowed (issue 29),
+the same findings. No other configuration:
 the toolkit, the CUDA flags and the resource directory come from the binary.
 """
 
@@ -130,6 +132,23 @@ def main():
             compare(expected, [f for f in findings(diags, uri)
                                if f[2] != "note"], "after the edit back")
             print("didChange (original): every finding is back")
+
+            # Issue 29: a file the database lacks (a new file in the editor)
+            # borrows the nvcc command of the nearest entry, translated
+            # after: the same findings, and the log says which entry.
+            unlisted = tmp / ("unlisted" + source.suffix)
+            unlisted.write_text(original)
+            client.open(unlisted, original, version=1)
+            _, diags = client.wait_diagnostics(unlisted, 1)
+            compare(expected, [f for f in findings(diags, unlisted.as_uri())
+                               if f[2] != "note"], "in a file not in the "
+                    "compile database")
+            note = (f"note: '{unlisted}' is not in the compile database; "
+                    f"using the command of '{source.name}'")
+            if note not in (tmp / "clangd.log").read_text():
+                fail(f"the log does not say {note!r}; it ends:\n"
+                     + (tmp / "clangd.log").read_text()[-3000:])
+            print("didOpen (a file not in the database): the same findings")
         except (LspError, OSError) as lsp_error:  # the server exited: its log says why
             error = f"{lsp_error}"
         finally:

@@ -2,7 +2,7 @@
 //
 // clangd 22 with every upstream clang-tidy module and the `cuda` module
 // linked in, reading nvcc compile databases as the drop-in does. clangd's
-// own main runs unchanged; three of its calls are rerouted at link time
+// own main runs unchanged; four of its calls are rerouted at link time
 // (`--wrap`, tool/CMakeLists.txt), since clangd installs no headers and has
 // no hook for either:
 //
@@ -11,6 +11,13 @@
 //    text goes through translateCompileDatabase first, so that each nvcc
 //    entry becomes the clang command the drop-in would run (toolkit, CUDA 13
 //    workarounds, nvcc-compatibility layer, fallback headers);
+//  - inferMissingCompileCommands, which clangd calls right after, on the
+//    same thread, with that database: a file the database lacks borrows
+//    the untranslated command of the nearest entry, which is then
+//    translated (translateCompileDatabase's Linted files), instead of
+//    clang's interpolation over the translated commands (which loses `-x
+//    cu`, and with it CUDA, for a `.cpp`); what the translation says about
+//    an entry is logged when clangd asks for that entry's file;
 //  - isFastTidyCheck, which clangd's default FastCheckFilter (Strict) asks
 //    about every enabled check: the cuda-* checks measured fast say so
 //    (docs/integration.md gives the measurement);
@@ -46,12 +53,15 @@ namespace clang::clangd {
 int clangdMain(int argc, char *argv[]);
 } // namespace clang::clangd
 
-// The two rerouted functions: `__real_X` is clangd's, `__wrap_X` ours, as
+// The rerouted functions: `__real_X` is clangd's, `__wrap_X` ours, as
 // GNU ld and lld's --wrap=X name them (X mangled).
 #define LOAD_FROM_BUFFER                                                       \
   "_ZN5clang7tooling23JSONCompilationDatabase14loadFromBufferEN4llvm9StringRef" \
   "ERNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEENS0_"                 \
   "21JSONCommandLineSyntaxE"
+#define INFER_MISSING                                                          \
+  "_ZN5clang7tooling27inferMissingCompileCommandsESt10unique_ptrINS0_"        \
+  "19CompilationDatabaseESt14default_deleteIS2_EE"
 #define IS_FAST_TIDY_CHECK "_ZN5clang6clangd15isFastTidyCheckEN4llvm9StringRefE"
 #define BUILD_PREAMBLE                                                         \
   "_ZN5clang19PrecompiledPreamble5BuildERKNS_18CompilerInvocationEPKN4llvm12"  \
@@ -65,6 +75,12 @@ realLoadFromBuffer(llvm::StringRef Data, std::string &Error,
 std::unique_ptr<JSONCompilationDatabase>
 wrapLoadFromBuffer(llvm::StringRef Data, std::string &Error,
                    JSONCommandLineSyntax Syntax) asm("__wrap_" LOAD_FROM_BUFFER);
+std::unique_ptr<clang::tooling::CompilationDatabase>
+realInferMissing(std::unique_ptr<clang::tooling::CompilationDatabase> Inner)
+    asm("__real_" INFER_MISSING);
+std::unique_ptr<clang::tooling::CompilationDatabase>
+wrapInferMissing(std::unique_ptr<clang::tooling::CompilationDatabase> Inner)
+    asm("__wrap_" INFER_MISSING);
 std::optional<bool>
 realIsFastTidyCheck(llvm::StringRef Check) asm("__real_" IS_FAST_TIDY_CHECK);
 std::optional<bool>
@@ -86,8 +102,11 @@ namespace {
 
 using namespace cuda_lambda_tidy;
 
+/// One line on clangd's log (stderr, which clangd buffers: flushed at once,
+/// as clangd's logger does).
 void note(const llvm::Twine &Message) {
   llvm::errs() << "cuda-lambda-clangd: " << Message << "\n";
+  llvm::errs().flush();
 }
 
 /// The private directory of this process for the nvcc-compatibility layer
@@ -129,9 +148,11 @@ struct Translator {
   llvm::StringSet<> Said;    ///< warnings printed already
   bool NoToolkit = false;    ///< --cuda-toolkit=none: the fallback headers
 
-  /// \p Data translated, or std::nullopt to let clangd read it as it is
-  /// (no nvcc entry, or text the translation rejects: clangd says why).
-  std::optional<std::string> translate(llvm::StringRef Data) {
+  /// \p Data translated (with \p Linted, translateCompileDatabase's), or
+  /// std::nullopt to let clangd read it as it is (no nvcc entry, or text the
+  /// translation rejects: clangd says why).
+  std::optional<DatabaseTranslation>
+  translate(llvm::StringRef Data, llvm::ArrayRef<std::string> Linted = {}) {
     std::lock_guard<std::mutex> Guard(Lock);
     const std::string &Dir = Private.get();
     if (Dir.empty())
@@ -157,7 +178,7 @@ struct Translator {
     Env.FallbackDir = FallbackDir.str().str();
     Env.NvccCompatHeader = CompatHeader;
     llvm::Expected<DatabaseTranslation> Translated =
-        translateCompileDatabase(Data, Env, /*AllowPlugins=*/false);
+        translateCompileDatabase(Data, Env, /*AllowPlugins=*/false, Linted);
     if (!Translated) {
       llvm::consumeError(Translated.takeError());
       return std::nullopt;
@@ -178,10 +199,15 @@ struct Translator {
                      << "\n";
       }
     }
-    for (const std::string &Line : Translated->Warnings)
+    return std::move(*Translated);
+  }
+
+  /// Logs once each of \p Lines, what the translation said about a file.
+  void say(llvm::ArrayRef<std::string> Lines, llvm::StringRef Kind) {
+    std::lock_guard<std::mutex> Guard(Lock);
+    for (const std::string &Line : Lines)
       if (Said.insert(Line).second)
-        note("warning: " + Line);
-    return std::move(Translated->Json);
+        note(Kind + ": " + Line);
   }
 };
 
@@ -189,6 +215,74 @@ Translator &translator() {
   static Translator *T = new Translator; // outlives clangd's threads
   return *T;
 }
+
+/// A database loaded by wrapLoadFromBuffer: its text as written, and what
+/// the translation said about each entry's file.
+struct LoadedDatabase {
+  std::string Text;
+  llvm::StringMap<std::vector<std::string>> FileWarnings;
+};
+
+/// The nvcc database wrapLoadFromBuffer loaded last on this thread, for the
+/// inferMissingCompileCommands that clangd calls next (parseJSON in
+/// clangd/GlobalCompilationDatabase.cpp).
+thread_local std::shared_ptr<const LoadedDatabase> JustLoaded;
+
+/// The translated database \p Inner of \p Loaded: a file it lacks borrows
+/// the nearest untranslated entry (translateCompileDatabase), whose command
+/// is then translated; what the translation says about a file is logged
+/// when its command is asked for.
+class NvccInferringDatabase : public clang::tooling::CompilationDatabase {
+public:
+  NvccInferringDatabase(std::unique_ptr<CompilationDatabase> Inner,
+                        std::shared_ptr<const LoadedDatabase> Loaded)
+      : Inner(std::move(Inner)), Loaded(std::move(Loaded)) {}
+
+  std::vector<clang::tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef FilePath) const override {
+    llvm::SmallString<256> File(FilePath);
+    llvm::sys::path::remove_dots(File, /*remove_dot_dot=*/true);
+    std::vector<clang::tooling::CompileCommand> Commands =
+        Inner->getCompileCommands(FilePath);
+    if (!Commands.empty()) {
+      auto Lines = Loaded->FileWarnings.find(File);
+      if (Lines != Loaded->FileWarnings.end())
+        translator().say(Lines->second, "warning");
+      return Commands;
+    }
+    if (!llvm::sys::path::is_absolute(File) || !shouldBorrow(File))
+      return Commands;
+    std::optional<DatabaseTranslation> Translated =
+        translator().translate(Loaded->Text, {File.str().str()});
+    if (!Translated || Translated->Borrowed.empty())
+      return Commands;
+    llvm::Expected<std::vector<CompileEntry>> Entries =
+        parseCompileDatabase(Translated->Json);
+    if (!Entries) {
+      llvm::consumeError(Entries.takeError());
+      return Commands;
+    }
+    const CompileEntry &Borrowed = Entries->back();
+    clang::tooling::CompileCommand Command(
+        Borrowed.Directory, Borrowed.File, Borrowed.Arguments, "");
+    Command.Heuristic = "borrowed from " + Translated->Borrowed.front().From;
+    translator().say(
+        {borrowedNote(File, Translated->Borrowed.front().From)}, "note");
+    translator().say(Translated->FileWarnings[File], "warning");
+    return {std::move(Command)};
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return Inner->getAllFiles();
+  }
+  std::vector<clang::tooling::CompileCommand>
+  getAllCompileCommands() const override {
+    return Inner->getAllCompileCommands();
+  }
+
+private:
+  std::unique_ptr<CompilationDatabase> Inner;
+  std::shared_ptr<const LoadedDatabase> Loaded;
+};
 
 /// Removes the private directory at exit (translator() is never destroyed,
 /// as clangd's threads may still use it).
@@ -216,9 +310,24 @@ bool isMeasuredFast(llvm::StringRef Check) {
 std::unique_ptr<JSONCompilationDatabase>
 wrapLoadFromBuffer(llvm::StringRef Data, std::string &Error,
                    JSONCommandLineSyntax Syntax) {
-  if (std::optional<std::string> Translated = translator().translate(Data))
-    return realLoadFromBuffer(*Translated, Error, Syntax);
-  return realLoadFromBuffer(Data, Error, Syntax);
+  JustLoaded.reset();
+  std::optional<DatabaseTranslation> Translated = translator().translate(Data);
+  if (!Translated)
+    return realLoadFromBuffer(Data, Error, Syntax);
+  std::unique_ptr<JSONCompilationDatabase> Database =
+      realLoadFromBuffer(Translated->Json, Error, Syntax);
+  if (Database)
+    JustLoaded = std::make_shared<LoadedDatabase>(
+        LoadedDatabase{Data.str(), std::move(Translated->FileWarnings)});
+  return Database;
+}
+
+std::unique_ptr<clang::tooling::CompilationDatabase>
+wrapInferMissing(std::unique_ptr<clang::tooling::CompilationDatabase> Inner) {
+  if (std::shared_ptr<const LoadedDatabase> Loaded = std::move(JustLoaded))
+    Inner = std::make_unique<NvccInferringDatabase>(std::move(Inner),
+                                                    std::move(Loaded));
+  return realInferMissing(std::move(Inner));
 }
 
 std::optional<bool> wrapIsFastTidyCheck(llvm::StringRef Check) {

@@ -2,13 +2,16 @@
 
 #include "CompileDatabase.h"
 #include "CudaInvocation.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
+#include <tuple>
 
 namespace cuda_lambda_tidy {
 
@@ -39,9 +42,8 @@ static std::string nvccOf(llvm::ArrayRef<std::string> Command) {
   return isNvccCommand(Command.take_front(1)) ? Command[0] : Command[1];
 }
 
-llvm::Expected<DatabaseTranslation>
-translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
-                         bool AllowPlugins) {
+llvm::Expected<std::vector<CompileEntry>>
+parseCompileDatabase(llvm::StringRef JsonText) {
   llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(JsonText);
   if (!Parsed) {
     std::string Why = llvm::toString(Parsed.takeError());
@@ -54,13 +56,7 @@ translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "empty compile database");
 
-  DatabaseTranslation Result;
-  llvm::StringSet<> Warned, CudaFilesSeen;
-  auto Warn = [&](std::string Line) {
-    if (Warned.insert(Line).second)
-      Result.Warnings.push_back(std::move(Line));
-  };
-  llvm::json::Array Out;
+  std::vector<CompileEntry> Result;
   for (size_t Index = 0; Index < Entries->size(); ++Index) {
     const llvm::json::Object *Entry = (*Entries)[Index].getAsObject();
     std::string Where = "entry " + std::to_string(Index + 1);
@@ -71,44 +67,26 @@ translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
     if (!Directory || !File)
       return malformed(Where + " lacks \"directory\" or \"file\"");
 
-    std::vector<std::string> Args;
+    CompileEntry E;
+    E.Directory = Directory->str();
+    E.File = File->str();
     if (const llvm::json::Array *Arguments = Entry->getArray("arguments")) {
       for (const llvm::json::Value &Arg : *Arguments) {
         std::optional<llvm::StringRef> S = Arg.getAsString();
         if (!S)
           return malformed(Where + " has a non-string argument");
-        Args.push_back(S->str());
+        E.Arguments.push_back(S->str());
       }
     } else if (std::optional<llvm::StringRef> Command =
                    Entry->getString("command")) {
-      Args = splitCommand(*Command);
+      E.Arguments = splitCommand(*Command);
     } else {
       return malformed(Where + " lacks \"command\" or \"arguments\"");
     }
-    if (Args.empty())
+    if (E.Arguments.empty())
       return malformed(Where + " has an empty command");
-
-    bool IsCuda;
-    if (isNvccCommand(Args)) {
-      ++Result.NvccEntries;
-      TranslatedCommand T = translateNvccCommand(Args, *Directory, Env);
-      for (const std::string &Flag : T.UnknownFlags)
-        Warn("dropped nvcc flag '" + Flag +
-             "': neither nvcc's table nor clang knows it");
-      for (const std::string &Problem : T.Problems)
-        Warn(Problem);
-      if (T.UsesFallback && Result.FallbackNvcc.empty())
-        Result.FallbackNvcc = nvccOf(Args);
-      Args = std::move(T.Arguments);
-      IsCuda = T.IsCuda;
-    } else {
-      IsCuda = clangEntryIsCuda(Args, *File);
-    }
-
-    if (!AllowPlugins)
-      for (const std::string &Flag : stripPluginFlags(Args))
-        Warn("removed '" + Flag + "' from the command of '" + File->str() +
-             "': it would load code into the tool (--allow-plugins keeps it)");
+    if (std::optional<llvm::StringRef> Output = Entry->getString("output"))
+      E.Output = Output->str();
 
     llvm::SmallString<256> Absolute(*File);
     if (!llvm::sys::path::is_absolute(Absolute)) {
@@ -116,15 +94,235 @@ translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
       llvm::sys::path::append(Absolute, *File);
     }
     llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-    if (IsCuda && CudaFilesSeen.insert(Absolute).second)
-      Result.CudaFiles.push_back(Absolute.str().str());
+    E.AbsoluteFile = Absolute.str().str();
+    Result.push_back(std::move(E));
+  }
+  return Result;
+}
 
-    llvm::json::Object Translated{{"directory", *Directory},
-                                  {"file", *File},
-                                  {"arguments", llvm::json::Array(Args)}};
-    if (std::optional<llvm::StringRef> Output = Entry->getString("output"))
-      Translated["output"] = *Output;
+namespace {
+
+enum class Language { Other, C, Cxx, Cuda };
+
+/// The language of a source by its extension.
+Language languageOf(llvm::StringRef File) {
+  llvm::StringRef Ext = llvm::sys::path::extension(File);
+  if (Ext == ".cu" || Ext == ".cuh")
+    return Language::Cuda;
+  if (Ext == ".c")
+    return Language::C;
+  if (llvm::is_contained({".cc", ".cpp", ".cxx", ".c++", ".cp", ".C", ".CPP"},
+                         Ext))
+    return Language::Cxx;
+  return Language::Other;
+}
+
+/// How many components the directories of \p A and \p B share.
+size_t commonDirectoryComponents(llvm::StringRef A, llvm::StringRef B) {
+  llvm::StringRef DirA = llvm::sys::path::parent_path(A);
+  llvm::StringRef DirB = llvm::sys::path::parent_path(B);
+  size_t Common = 0;
+  for (auto I = llvm::sys::path::begin(DirA), E = llvm::sys::path::end(DirA),
+            J = llvm::sys::path::begin(DirB), F = llvm::sys::path::end(DirB);
+       I != E && J != F && *I == *J; ++I, ++J)
+    ++Common;
+  return Common;
+}
+
+/// One entry translated: its clang command and what to say about it.
+struct TranslatedEntry {
+  std::vector<std::string> Arguments;
+  bool IsCuda = false;
+  std::vector<std::string> Lines;
+};
+
+} // namespace
+
+bool shouldBorrow(llvm::StringRef File) {
+  return languageOf(File) != Language::Other;
+}
+
+std::optional<size_t> nearestEntry(llvm::ArrayRef<EntryPlace> Entries,
+                                   llvm::StringRef File) {
+  Language Wanted = languageOf(File);
+  llvm::StringRef Ext = llvm::sys::path::extension(File);
+  auto Preferred = [&](const EntryPlace &E) {
+    if (Wanted == Language::Other)
+      return true;
+    if (Wanted == Language::Cuda)
+      return E.IsCuda;
+    return llvm::sys::path::extension(E.AbsoluteFile) == Ext ||
+           (!E.IsCuda && languageOf(E.AbsoluteFile) == Wanted);
+  };
+  auto Depth = [](llvm::StringRef Path) {
+    llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+    return size_t(std::distance(llvm::sys::path::begin(Dir),
+                                llvm::sys::path::end(Dir)));
+  };
+  // Better is larger: the language, the directories shared, then the
+  // fewest directories below them (its own directory before a
+  // subdirectory's).
+  using Score = std::tuple<bool, size_t, long>;
+  std::optional<size_t> Best;
+  Score BestScore;
+  for (size_t I = 0; I < Entries.size(); ++I) {
+    size_t Common = commonDirectoryComponents(Entries[I].AbsoluteFile, File);
+    Score S{Preferred(Entries[I]), Common,
+            -long(Depth(Entries[I].AbsoluteFile) - Common)};
+    if (Best && (S < BestScore ||
+                 (S == BestScore &&
+                  Entries[I].AbsoluteFile >= Entries[*Best].AbsoluteFile)))
+      continue; // ties: the smallest path, then the first
+    Best = I;
+    BestScore = S;
+  }
+  return Best;
+}
+
+CompileEntry borrowEntry(const CompileEntry &From, llvm::StringRef File,
+                         bool FromIsCuda) {
+  CompileEntry Result;
+  Result.Directory = From.Directory;
+  Result.File = File.str();
+  Result.AbsoluteFile = File.str();
+  Result.Arguments.push_back(From.Arguments.front());
+  std::optional<size_t> At;
+  for (size_t I = 1; I < From.Arguments.size(); ++I) {
+    const std::string &Arg = From.Arguments[I];
+    llvm::SmallString<256> Absolute(Arg);
+    if (!llvm::sys::path::is_absolute(Absolute)) {
+      Absolute = From.Directory;
+      llvm::sys::path::append(Absolute, Arg);
+    }
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    if (Arg == From.File || Absolute == From.AbsoluteFile) {
+      if (!At)
+        At = Result.Arguments.size();
+      Result.Arguments.push_back(File.str());
+    } else {
+      Result.Arguments.push_back(Arg);
+    }
+  }
+  if (!At) {
+    At = Result.Arguments.size();
+    Result.Arguments.push_back(File.str());
+  }
+  if (FromIsCuda && llvm::sys::path::extension(File) == ".cuh" &&
+      explicitLanguage(Result.Arguments).empty()) {
+    const char *Cuda = isNvccCommand(Result.Arguments) ? "cu" : "cuda";
+    Result.Arguments.insert(Result.Arguments.begin() + *At, {"-x", Cuda});
+  }
+  return Result;
+}
+
+std::string borrowedNote(llvm::StringRef File, llvm::StringRef From) {
+  return ("'" + File + "' is not in the compile database; using the command "
+          "of '" + From + "'")
+      .str();
+}
+
+llvm::Expected<DatabaseTranslation>
+translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
+                         bool AllowPlugins, llvm::ArrayRef<std::string> Linted) {
+  llvm::Expected<std::vector<CompileEntry>> Parsed =
+      parseCompileDatabase(JsonText);
+  if (!Parsed)
+    return Parsed.takeError();
+  std::vector<CompileEntry> &Entries = *Parsed;
+
+  DatabaseTranslation Result;
+  auto Translate = [&](const CompileEntry &E) {
+    TranslatedEntry T;
+    T.Arguments = E.Arguments;
+    llvm::StringSet<> Said;
+    auto Say = [&](std::string Line) {
+      if (Said.insert(Line).second)
+        T.Lines.push_back(std::move(Line));
+    };
+    if (isNvccCommand(T.Arguments)) {
+      ++Result.NvccEntries;
+      TranslatedCommand N = translateNvccCommand(T.Arguments, E.Directory, Env);
+      for (const std::string &Flag : N.UnknownFlags)
+        Say("dropped nvcc flag '" + Flag +
+            "': neither nvcc's table nor clang knows it");
+      for (const std::string &Problem : N.Problems)
+        Say(Problem);
+      if (N.UsesFallback && Result.FallbackNvcc.empty())
+        Result.FallbackNvcc = nvccOf(T.Arguments);
+      T.Arguments = std::move(N.Arguments);
+      T.IsCuda = N.IsCuda;
+    } else {
+      T.IsCuda = clangEntryIsCuda(T.Arguments, E.File);
+    }
+    if (!AllowPlugins)
+      for (const std::string &Flag : stripPluginFlags(T.Arguments))
+        Say("removed '" + Flag + "' from the command of '" + E.File +
+            "': it would load code into the tool (--allow-plugins keeps it)");
+    return T;
+  };
+
+  llvm::StringSet<> CudaFilesSeen, Listed;
+  std::vector<EntryPlace> Places;
+  // The files whose lines become Warnings, in the order of the entries.
+  std::vector<std::pair<std::string, bool>> Said; // (file, linted)
+  llvm::json::Array Out;
+  auto Add = [&](const CompileEntry &E, TranslatedEntry T) {
+    std::vector<std::string> &Lines = Result.FileWarnings[E.AbsoluteFile];
+    for (std::string &Line : T.Lines)
+      if (!llvm::is_contained(Lines, Line))
+        Lines.push_back(std::move(Line));
+    llvm::json::Object Translated{{"directory", E.Directory},
+                                  {"file", E.File},
+                                  {"arguments", llvm::json::Array(T.Arguments)}};
+    if (E.Output)
+      Translated["output"] = *E.Output;
     Out.push_back(std::move(Translated));
+    Said.push_back({E.AbsoluteFile, T.IsCuda});
+  };
+  for (const CompileEntry &E : Entries) {
+    TranslatedEntry T = Translate(E);
+    Places.push_back({E.AbsoluteFile, T.IsCuda});
+    Listed.insert(E.AbsoluteFile);
+    if (T.IsCuda && CudaFilesSeen.insert(E.AbsoluteFile).second)
+      Result.CudaFiles.push_back(E.AbsoluteFile);
+    Add(E, std::move(T));
+  }
+
+  // The files to lint that the database lacks: the nearest entry's command,
+  // untranslated, with the file substituted, then translated.
+  auto ListedThroughALink = [&](llvm::StringRef File) {
+    // As clang's database finds an entry (FileMatchTrie): the same file
+    // under another path. Only entries of the same name are asked.
+    return llvm::any_of(Entries, [&](const CompileEntry &E) {
+      return llvm::sys::path::filename(E.AbsoluteFile) ==
+                 llvm::sys::path::filename(File) &&
+             llvm::sys::fs::equivalent(E.AbsoluteFile, File);
+    });
+  };
+  for (const std::string &File : Linted) {
+    if (Listed.contains(File) || !shouldBorrow(File) ||
+        ListedThroughALink(File))
+      continue;
+    std::optional<size_t> From = nearestEntry(Places, File);
+    if (!From)
+      continue;
+    CompileEntry Borrowed =
+        borrowEntry(Entries[*From], File, Places[*From].IsCuda);
+    Listed.insert(File);
+    Result.Borrowed.push_back({File, Entries[*From].File});
+    Add(Borrowed, Translate(Borrowed));
+  }
+
+  // What is said about the entries of the files linted.
+  llvm::StringSet<> LintedFiles, Warned;
+  for (const std::string &File : Linted)
+    LintedFiles.insert(File);
+  for (const auto &[File, IsCuda] : Said) {
+    if (Linted.empty() ? !IsCuda : !LintedFiles.contains(File))
+      continue;
+    for (const std::string &Line : Result.FileWarnings[File])
+      if (Warned.insert(Line).second)
+        Result.Warnings.push_back(Line);
   }
   Result.Json =
       llvm::formatv("{0:2}", llvm::json::Value(std::move(Out))).str() + "\n";

@@ -460,11 +460,26 @@ int runWithDatabase(const char *Argv0, llvm::ArrayRef<std::string> Args,
   if (!CompatHeader)
     return inputError(llvm::toString(CompatHeader.takeError()));
   Env.NvccCompatHeader = *CompatHeader;
+  // The files linted: what is said is about their entries, and one the
+  // database lacks borrows the nearest entry's command.
+  std::vector<std::string> Linted;
+  for (const std::string &Source : CommandLine.SourcePaths) {
+    llvm::SmallString<256> Absolute(Source);
+    llvm::sys::fs::make_absolute(Absolute);
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    Linted.push_back(Absolute.str().str());
+  }
   llvm::Expected<DatabaseTranslation> Translated = translateCompileDatabase(
-      (*Buffer)->getBuffer(), Env, Own.AllowPlugins);
+      (*Buffer)->getBuffer(), Env, Own.AllowPlugins, Linted);
   if (!Translated)
     return inputError("'" + DatabaseFile +
                       "': " + llvm::toString(Translated.takeError()));
+  for (const BorrowedCommand &Borrowed : Translated->Borrowed) {
+    size_t I = llvm::find(Linted, Borrowed.File) - Linted.begin();
+    llvm::errs() << "note: "
+                 << borrowedNote(CommandLine.SourcePaths[I], Borrowed.From)
+                 << "\n";
+  }
   if (!Translated->FallbackNvcc.empty()) {
     std::string Reason = Own.NoToolkit
                              ? std::string(ToolkitDisabled)
