@@ -4,8 +4,8 @@
 // 'scale' in the device pass only. nvcc 13's capture-count assertion
 // rejects that lambda alone, but not once the file also has an extended
 // lambda in another function of the same signature (measured): then it
-// compiles without a word and the device reads a closure laid out for other
-// captures.
+// compiles without a word, and on the H200 the launch fails with
+// cudaErrorInvalidDeviceFunction (the host's closure type has no kernel).
 #include "common.cuh"
 
 #ifdef __CUDA_ARCH__
