@@ -15,6 +15,7 @@
 #include "CudaLambdaTidyVersion.h"
 #include "CudaModuleAnchor.h"
 #include "CudaToolkit.h"
+#include "DefaultChecks.h"
 #include "FallbackHeaders.h"
 #include "Launcher.h"
 #include "PassProbe.h"
@@ -909,6 +910,23 @@ std::string databaseDirOf(const ToolCommandLine &CommandLine) {
   return DatabaseDir;
 }
 
+/// The files of the compile database that \p CommandLine lints when it
+/// names none (for the configuration they read), else nothing.
+std::vector<std::string> databaseSourcesOf(const ToolCommandLine &CommandLine) {
+  if (!CommandLine.SourcePaths.empty())
+    return {};
+  std::string DatabaseDir = databaseDirOf(CommandLine);
+  if (DatabaseDir.empty())
+    return {};
+  llvm::SmallString<256> DatabaseFile(DatabaseDir);
+  llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+  std::string Error;
+  std::unique_ptr<clang::tooling::JSONCompilationDatabase> Database =
+      clang::tooling::JSONCompilationDatabase::loadFromFile(
+          DatabaseFile, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  return Database ? Database->getAllFiles() : std::vector<std::string>();
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -941,6 +959,11 @@ int main(int argc, const char **argv) {
   OwnOptions Own = takeOwnOptions(Args);
   if (!Own.Error.empty())
     return inputError(Own.Error);
+  // No checks chosen anywhere: the cuda-* checks, not clang-tidy's "no
+  // checks enabled" (DefaultChecks.h). A child has its parent's choice.
+  if (!Own.Child)
+    Args = withDefaultChecks(Args,
+                             databaseSourcesOf(parseToolCommandLine(Args)));
   ToolCommandLine CommandLine = parseToolCommandLine(Args);
   // The preamble cache: for one file named on the command line (an editor
   // linting what it saves), never when fixes are applied; a child uses the
