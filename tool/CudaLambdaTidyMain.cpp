@@ -978,7 +978,11 @@ int main(int argc, const char **argv) {
     preambleCacheDir() = cacheDirectory(Own.CacheDir);
   }
 
+  // --list-checks, --dump-config & co. read no source: clang-tidy accepts
+  // any path there, run-clang-tidy's probe `--list-checks -` among them.
   for (const std::string &Source : CommandLine.SourcePaths) {
+    if (asksForInformation(CommandLine.ToolArgs))
+      break;
     llvm::sys::fs::file_status Status;
     if (llvm::sys::fs::status(Source, Status) ||
         !llvm::sys::fs::exists(Status))
