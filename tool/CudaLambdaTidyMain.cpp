@@ -1088,7 +1088,10 @@ int main(int argc, const char **argv) {
       Lookup.KeyFile = Own.ResultsKeyFile;
       Lookup.CacheDir = cacheDirectory(Own.CacheDir);
       Lookup.ProbeFile = ProbeFile;
-      std::vector<std::string> Rest = Args;
+      // The database by what it says, not where it is: the translated
+      // command and the input are keyed below, and the launcher writes the
+      // same database to a new temporary directory for every compile.
+      std::vector<std::string> Rest = withBuildPath(Args, "<database>", {});
       Lookup.ExportFixes = takeExportFixes(Rest);
       // What the child was asked, without this run's temporary paths.
       Lookup.KeyArgs = "pass=" + Own.CudaPass +
