@@ -31,6 +31,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -920,11 +921,33 @@ std::vector<std::string> databaseSourcesOf(const ToolCommandLine &CommandLine) {
     return {};
   llvm::SmallString<256> DatabaseFile(DatabaseDir);
   llvm::sys::path::append(DatabaseFile, "compile_commands.json");
-  std::string Error;
-  std::unique_ptr<clang::tooling::JSONCompilationDatabase> Database =
-      clang::tooling::JSONCompilationDatabase::loadFromFile(
-          DatabaseFile, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-  return Database ? Database->getAllFiles() : std::vector<std::string>();
+  // Read quietly: a malformed database is reported once, later.
+  auto Buffer = llvm::MemoryBuffer::getFile(DatabaseFile);
+  if (!Buffer)
+    return {};
+  llvm::Expected<llvm::json::Value> Parsed =
+      llvm::json::parse((*Buffer)->getBuffer());
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return {};
+  }
+  std::vector<std::string> Files;
+  if (const llvm::json::Array *Entries = Parsed->getAsArray())
+    for (const llvm::json::Value &Entry : *Entries) {
+      const llvm::json::Object *Object = Entry.getAsObject();
+      std::optional<llvm::StringRef> File =
+          Object ? Object->getString("file") : std::nullopt;
+      if (!File)
+        continue;
+      llvm::SmallString<256> Path(*File);
+      std::optional<llvm::StringRef> Dir = Object->getString("directory");
+      if (llvm::sys::path::is_relative(Path) && Dir) {
+        Path = *Dir;
+        llvm::sys::path::append(Path, *File);
+      }
+      Files.push_back(Path.str().str());
+    }
+  return Files;
 }
 
 } // namespace
