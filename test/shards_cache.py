@@ -11,7 +11,9 @@ SARIF logs, merged, validate against the SARIF 2.1.0 schema and hold the
 same results and rules as the unsharded run's log.
 
 Results cache (a temporary --cache-dir): a second run over an unchanged
-database hits for every pass and prints the same output and exit status; a
+database hits for every pass and prints the same output and exit status (also
+when the database is copied to another directory, as the compiler launcher
+writes one per compile); a
 changed header misses for the file that includes it (and only for it); a
 changed .clang-tidy misses; --no-cache prints the same findings.
 """
@@ -168,6 +170,20 @@ def main():
               all(events4[Path(n).name] == {"hit"} for n in names if n != "a.cu"),
               f"a changed header: a.cu (only) misses, got {events4}")
         check(third.stdout == first.stdout, "output changed after a header edit")
+        # The same database in another directory, as the compiler launcher
+        # writes one per compile: keyed by what it says, every pass hits.
+        moved = root / "moved"
+        moved.mkdir()
+        shutil.copy(build / "compile_commands.json", moved)
+        elsewhere = run([tool, "--checks=-*,cuda-*", "-p", str(moved), f"--cache-dir={cache}"],
+                        env=env, timeout=900)
+        events_moved = {}
+        for what, path, cuda_pass in CACHE_LINE.findall(elsewhere.stderr):
+            events_moved.setdefault(Path(path).name, set()).add(what)
+        check(len(events_moved) == len(names) and
+              all(e == {"hit"} for e in events_moved.values()),
+              f"the database moved: every pass hits, got {events_moved}")
+        check(elsewhere.stdout == third.stdout, "a moved database's hits print other output")
         (root / ".clang-tidy").write_text("Checks: '-*,cuda-*'\n")
         _, events5 = cached(str(root / "f.cu"))
         check(events5 == {"f.cu": {"miss"}},

@@ -15,6 +15,7 @@
 #include "CudaLambdaTidyVersion.h"
 #include "CudaModuleAnchor.h"
 #include "CudaToolkit.h"
+#include "DefaultChecks.h"
 #include "FallbackHeaders.h"
 #include "Launcher.h"
 #include "PassProbe.h"
@@ -30,6 +31,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -924,6 +926,45 @@ std::string databaseDirOf(const ToolCommandLine &CommandLine) {
   return DatabaseDir;
 }
 
+/// The files of the compile database that \p CommandLine lints when it
+/// names none (for the configuration they read), else nothing.
+std::vector<std::string> databaseSourcesOf(const ToolCommandLine &CommandLine) {
+  if (!CommandLine.SourcePaths.empty())
+    return {};
+  std::string DatabaseDir = databaseDirOf(CommandLine);
+  if (DatabaseDir.empty())
+    return {};
+  llvm::SmallString<256> DatabaseFile(DatabaseDir);
+  llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+  // Read quietly: a malformed database is reported once, later.
+  auto Buffer = llvm::MemoryBuffer::getFile(DatabaseFile);
+  if (!Buffer)
+    return {};
+  llvm::Expected<llvm::json::Value> Parsed =
+      llvm::json::parse((*Buffer)->getBuffer());
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return {};
+  }
+  std::vector<std::string> Files;
+  if (const llvm::json::Array *Entries = Parsed->getAsArray())
+    for (const llvm::json::Value &Entry : *Entries) {
+      const llvm::json::Object *Object = Entry.getAsObject();
+      std::optional<llvm::StringRef> File =
+          Object ? Object->getString("file") : std::nullopt;
+      if (!File)
+        continue;
+      llvm::SmallString<256> Path(*File);
+      std::optional<llvm::StringRef> Dir = Object->getString("directory");
+      if (llvm::sys::path::is_relative(Path) && Dir) {
+        Path = *Dir;
+        llvm::sys::path::append(Path, *File);
+      }
+      Files.push_back(Path.str().str());
+    }
+  return Files;
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -956,6 +997,11 @@ int main(int argc, const char **argv) {
   OwnOptions Own = takeOwnOptions(Args);
   if (!Own.Error.empty())
     return inputError(Own.Error);
+  // No checks chosen anywhere: the cuda-* checks, not clang-tidy's "no
+  // checks enabled" (DefaultChecks.h). A child has its parent's choice.
+  if (!Own.Child)
+    Args = withDefaultChecks(Args,
+                             databaseSourcesOf(parseToolCommandLine(Args)));
   ToolCommandLine CommandLine = parseToolCommandLine(Args);
   // The preamble cache: for one file named on the command line (an editor
   // linting what it saves), never when fixes are applied; a child uses the
@@ -970,7 +1016,11 @@ int main(int argc, const char **argv) {
     preambleCacheDir() = cacheDirectory(Own.CacheDir);
   }
 
+  // --list-checks, --dump-config & co. read no source: clang-tidy accepts
+  // any path there, run-clang-tidy's probe `--list-checks -` among them.
   for (const std::string &Source : CommandLine.SourcePaths) {
+    if (asksForInformation(CommandLine.ToolArgs))
+      break;
     llvm::sys::fs::file_status Status;
     if (llvm::sys::fs::status(Source, Status) ||
         !llvm::sys::fs::exists(Status))
@@ -1076,7 +1126,10 @@ int main(int argc, const char **argv) {
       Lookup.KeyFile = Own.ResultsKeyFile;
       Lookup.CacheDir = cacheDirectory(Own.CacheDir);
       Lookup.ProbeFile = ProbeFile;
-      std::vector<std::string> Rest = Args;
+      // The database by what it says, not where it is: the translated
+      // command and the input are keyed below, and the launcher writes the
+      // same database to a new temporary directory for every compile.
+      std::vector<std::string> Rest = withBuildPath(Args, "<database>", {});
       Lookup.ExportFixes = takeExportFixes(Rest);
       // What the child was asked, without this run's temporary paths.
       Lookup.KeyArgs = "pass=" + Own.CudaPass +

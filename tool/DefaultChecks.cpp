@@ -1,0 +1,104 @@
+//===--- DefaultChecks.cpp - cuda-lambda-tidy ---------------------------===//
+
+#include "DefaultChecks.h"
+#include "CudaInvocation.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <memory>
+
+namespace cuda_lambda_tidy {
+
+using clang::tidy::ClangTidyOptions;
+using clang::tidy::ClangTidyOptionsProvider;
+
+/// The value of the tool option \p Option (`-Option=V`, `--Option=V`,
+/// `-Option V`), the last one given; nullopt when absent.
+static std::optional<std::string>
+optionValue(llvm::ArrayRef<std::string> ToolArgs, llvm::StringRef Option) {
+  std::optional<std::string> Value;
+  for (size_t I = 0; I < ToolArgs.size(); ++I) {
+    llvm::StringRef Arg = ToolArgs[I];
+    if (Arg == "--")
+      break;
+    if (!Arg.starts_with("-"))
+      continue;
+    llvm::StringRef Name = Arg.ltrim('-');
+    if (Name == Option) {
+      Value = I + 1 < ToolArgs.size() ? ToolArgs[++I] : "";
+    } else if (Name.consume_front(Option) && Name.consume_front("=")) {
+      Value = Name.str();
+    }
+  }
+  return Value;
+}
+
+bool checksConfigured(llvm::ArrayRef<std::string> ToolArgs,
+                      llvm::ArrayRef<std::string> Sources) {
+  if (optionValue(ToolArgs, "checks"))
+    return true;
+  // As clang-tidy's main: --config, else --config-file, replaces the
+  // .clang-tidy files (unless it says InheritParentConfig).
+  std::optional<std::string> Config = optionValue(ToolArgs, "config");
+  if (!Config || Config->empty()) {
+    Config.reset();
+    if (std::optional<std::string> File = optionValue(ToolArgs, "config-file");
+        File && !File->empty()) {
+      auto Text = llvm::MemoryBuffer::getFile(*File);
+      if (!Text) // clang-tidy reports it; its choice, not ours
+        return true;
+      Config = (*Text)->getBuffer().str();
+    }
+  }
+  // Defaults with no Checks: whatever has one after merging was configured.
+  ClangTidyOptions Defaults;
+  std::unique_ptr<ClangTidyOptionsProvider> Provider;
+  if (Config) {
+    llvm::ErrorOr<ClangTidyOptions> Parsed = clang::tidy::parseConfiguration(
+        llvm::MemoryBufferRef(*Config, "--config"));
+    if (!Parsed) // clang-tidy reports the error
+      return true;
+    Provider = std::make_unique<clang::tidy::ConfigOptionsProvider>(
+        clang::tidy::ClangTidyGlobalOptions(), Defaults, std::move(*Parsed),
+        ClangTidyOptions());
+  } else {
+    Provider = std::make_unique<clang::tidy::FileOptionsProvider>(
+        clang::tidy::ClangTidyGlobalOptions(), Defaults, ClangTidyOptions());
+  }
+  llvm::StringSet<> Seen;
+  for (const std::string &Source : Sources) {
+    llvm::SmallString<256> Absolute(Source);
+    llvm::sys::fs::make_absolute(Absolute);
+    llvm::sys::path::remove_dots(Absolute, true);
+    // Files of one directory read the same configuration files.
+    if (!Seen.insert(llvm::sys::path::parent_path(Absolute)).second)
+      continue;
+    if (Provider->getOptions(Absolute).Checks)
+      return true;
+  }
+  return false;
+}
+
+std::vector<std::string>
+withDefaultChecks(llvm::ArrayRef<std::string> Args,
+                  llvm::ArrayRef<std::string> DatabaseSources) {
+  ToolCommandLine CommandLine = parseToolCommandLine(Args);
+  std::vector<std::string> Sources = CommandLine.SourcePaths;
+  if (Sources.empty())
+    Sources = DatabaseSources;
+  if (Sources.empty()) {
+    llvm::SmallString<256> Here;
+    llvm::sys::fs::current_path(Here);
+    llvm::sys::path::append(Here, "-");
+    Sources.push_back(Here.str().str());
+  }
+  if (checksConfigured(CommandLine.ToolArgs, Sources))
+    return Args.vec();
+  std::vector<std::string> Result = {std::string("--checks=") + DefaultChecks};
+  Result.insert(Result.end(), Args.begin(), Args.end());
+  return Result;
+}
+
+} // namespace cuda_lambda_tidy
