@@ -7,6 +7,7 @@
                     [--nvcc-cache FILE] [-j N] [--timeout S] [--out DIR]
   inject-hazards.py --tidy BIN --corpus DIR [--seed S] [--no-nvcc]
                     [--expect FILE] [--out DIR]
+  inject-hazards.py --merge OUT1,OUT2 --out DIR   (one report of two runs)
 
 For each project of FILE (default scripts/real-code-projects.json, checked
 out and configured under ROOT, default /work/realcode, by
@@ -133,7 +134,7 @@ IDIOMS = {
         lam="[=] __host__ __device__", lam_ref="[&] __host__ __device__",
         lam_generic="[=] __host__ __device__", attr="__host__ __device__",
         launch=THRUST_LAUNCH, params="", hd=True,
-        regex=[r"\[[=&]\]\s*(__host__\s*)?__device__|thrust::for_each"]),
+        regex=[r"gunrock::|\[[=&]\]\s*(__host__\s*)?__device__"]),
     "moderngpu": dict(
         includes=["#include <moderngpu/transform.hxx>",
                   "#include <moderngpu/memory.hxx>"],
@@ -635,13 +636,15 @@ def write_reports(results, meta, out):
                      sum(r["reported"] for r in rs), sum(r["at_line"] for r in rs),
                      frac(sum(r["at_line"] for r in rs), len(rs)),
                      sum(r["lint_failed"] for r in rs),
-                     sum(bool(r["new_elsewhere"]) for r in rs),
-                     sum(bool(r["other_in_block"]) for r in rs)])
+                     sum(any(": cuda-" in x for x in r["new_elsewhere"]) for r in rs),
+                     sum(any(": cuda-" not in x for x in r["new_elsewhere"]) for r in rs),
+                     sum(any(": cuda-" in x for x in r["other_in_block"]) for r in rs)])
     lines += [md_table(rows, ["framework", "files", "mutants injected",
                               "nvcc as expected", "reported by the right check",
                               "at the injected line", "recall",
-                              "lint failed", "mutants with new findings elsewhere",
-                              "mutants with other checks in the block"]), ""]
+                              "lint failed", "mutants with new cuda-* findings outside the block",
+                              "mutants with new clang errors outside the block",
+                              "mutants with other cuda-* checks in the block"]), ""]
     head = ["hazard kind (check)"] + projects
     rows = []
     for k in kinds:
@@ -677,6 +680,10 @@ def write_reports(results, meta, out):
                        if r["reported"] else "")
                     + (f" [other: {r['other_in_block'][0]}]" if r["other_in_block"] else "")
                     for r in ms))
+        lines.append("")
+    if meta.get("skipped_files"):
+        lines += ["Files skipped (their unmodified baseline does not lint cleanly):", ""]
+        lines += [f"- {s['project']} `{s['file']}`: {s['why']}" for s in meta["skipped_files"]]
         lines.append("")
     noisy = [r for r in results if r["new_elsewhere"]]
     if noisy:
@@ -740,7 +747,8 @@ def check_expectation(results, expect_path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--tidy", required=True)
+    ap.add_argument("--tidy")
+    ap.add_argument("--merge", help="DIR,DIR: merge the results.json of earlier runs into --out")
     ap.add_argument("--projects", default=str(HERE / "real-code-projects.json"))
     ap.add_argument("--root", default="/work/realcode")
     ap.add_argument("--only", default="")
@@ -759,6 +767,19 @@ def main():
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--out", default="inject-out")
     args = ap.parse_args()
+    if args.merge:
+        runs = [json.loads((Path(d) / "results.json").read_text()) for d in args.merge.split(",")]
+        meta = dict(runs[0]["meta"])
+        meta["command"] = "` + `".join(r["meta"]["command"] for r in runs)
+        meta["skipped_files"] = [s for r in runs for s in r["meta"].get("skipped_files", [])]
+        meta["baselines"] = {f: b for r in runs for f, b in r["meta"].get("baselines", {}).items()}
+        meta["date"] = ", ".join(dict.fromkeys(r["meta"]["date"] for r in runs))
+        if len({r["meta"]["tidy_sha1"] for r in runs}) != 1:
+            sys.exit("inject-hazards: --merge: the runs used different linters")
+        print(write_reports([m for r in runs for m in r["mutants"]], meta, args.out))
+        return 0
+    if not args.tidy:
+        ap.error("--tidy BIN is required")
     args.tidy = os.path.abspath(args.tidy)
     if not os.access(args.tidy, os.X_OK):
         sys.exit(f"inject-hazards: {args.tidy} is not an executable")
@@ -774,6 +795,8 @@ def main():
                 date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                 nvcc=not args.no_nvcc)
     executors = []
+    baselines = {}
+    skipped_files = []
     try:
         jobs = []  # (project, file, entry, nvcc?)
         if args.corpus:
@@ -793,16 +816,29 @@ def main():
                     print(f"inject-hazards: {p['name']}: no database in {p['build']} "
                           "(scripts/real-code-setup.sh)", file=sys.stderr)
                     continue
-                cands = candidates(p)
-                chosen = pick(p, cands, int(per.get(p["name"], args.files)), args.seed)
-                print(f"{p['name']}: {len(cands)} files launch in its idiom; "
-                      f"chosen: {', '.join(rel(p, f) for f, _ in chosen)}", flush=True)
-                for n, (f, e) in enumerate(chosen):
+                cands = pick(p, candidates(p), 0, args.seed)
+                want = int(per.get(p["name"], args.files))
+                print(f"{p['name']}: {len(cands)} files launch in its idiom", flush=True)
+                # In seed order; a file whose unmodified baseline does not
+                # lint cleanly (clang errors, a crash) is skipped and said so.
+                n = 0
+                for f, e in cands:
+                    if want and n >= want:
+                        break
+                    b = lint(args.tidy, p["build"], f, p.get("tidy_args", []), args.timeout)
+                    errs = [d for d in b["diags"] if d["sev"] == "error"
+                            and not d["check"].startswith("cuda-")]
+                    if b["failed"] or errs:
+                        why = "lint failed" if b["failed"] else f"{errs[0]['path']}:{errs[0]['line']}: {errs[0]['msg'][:120]}"
+                        print(f"{p['name']}: skipped {rel(p, f)}: the unmodified file does not lint cleanly ({why})", flush=True)
+                        skipped_files.append(dict(project=p["name"], file=rel(p, f), why=why))
+                        continue
+                    baselines[f] = b
                     nv = not args.no_nvcc and (not args.nvcc_files or n < args.nvcc_files)
                     jobs.append((p, f, e, nv))
+                    print(f"{p['name']}: chosen {rel(p, f)}", flush=True)
+                    n += 1
         # Baselines: each unmodified file through its real database.
-        baselines = {}
-
         def base_job(j):
             p, f, e, _ = j
             return f, lint(args.tidy, p["build"], f, p.get("tidy_args", []), args.timeout)
@@ -811,7 +847,7 @@ def main():
         ex = concurrent.futures.ThreadPoolExecutor(args.j)
         executors.append(ex)
         if True:
-            for f, b in ex.map(base_job, jobs):
+            for f, b in ex.map(base_job, [j for j in jobs if j[1] not in baselines]):
                 baselines[f] = b
                 state = "FAILED" if b["failed"] else f"{len([d for d in b['diags'] if d['check'].startswith('cuda-')])} cuda-* findings"
                 print(f"baseline {f}: {state}, {b['wall_s']} s", flush=True)
@@ -835,6 +871,7 @@ def main():
                                      cuda_findings=[f"{d['path']}:{d['line']}: {d['check']}: {d['msg'][:160]}"
                                                     for d in b["diags"] if d["check"].startswith("cuda-")])
                              for f, b in baselines.items()}
+        meta["skipped_files"] = skipped_files
         print(write_reports(results, meta, args.out))
         expect = args.expect or (os.path.join(args.corpus, "expected.json") if args.corpus else None)
         if expect:
