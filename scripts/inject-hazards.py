@@ -482,7 +482,9 @@ def run_nvcc(entry, mutant, text, cache, timeout, nvcc_dir):
                                             cwd=entry["directory"], env=env,
                                             timeout=timeout)
         errs = [l.strip() for l in out.splitlines() if re.search(r"\berror\b", l)]
-        verdict = None if timed_out else ("compiles" if rc == 0 else "rejected")
+        # Killed (timeout, Ctrl-C) or crashed: no verdict, and nothing cached.
+        verdict = (None if timed_out or rc is None or rc < 0
+                   else "compiles" if rc == 0 else "rejected")
         res = dict(verdict=verdict, rc=rc, wall_s=wall, first_error=(errs[0][:300] if errs else ""))
         if verdict is not None:
             cache.put(key, res)
@@ -788,6 +790,7 @@ def main():
         want = args.kinds.split(",")
         kinds = [k for k in kinds if k in want or KIND_BY_ID[k][1] in want]
     signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)  # also when started with SIGINT ignored
     tmproot = tempfile.mkdtemp(prefix="inject-hazards-")
     cache = NvccCache(args.nvcc_cache or os.path.join(args.out, "nvcc-cache.json"))
     meta = dict(command=" ".join(shlex.quote(a) for a in sys.argv),
@@ -859,6 +862,8 @@ def main():
 
             for r in ex.map(mut_job, work):
                 results.append(r)
+                # Written as it goes: an interrupted run keeps what it did.
+                write_reports(results, dict(meta, partial=True), args.out)
                 nvs = (f", nvcc {r['nvcc']['verdict']}{'' if r['nvcc_as_expected'] else ' (expected ' + r['nvcc_expected'] + ')'}"
                        if r["nvcc"] else "")
                 print(f"{r['project']} {r['file']} {r['kind']}: "
