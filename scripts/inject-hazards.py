@@ -14,7 +14,8 @@ out and configured under ROOT, default /work/realcode, by
 scripts/real-code-setup.sh) it picks --files N (default 2) files of its
 compile database that launch device code in the project's own idiom (the
 file's text matches the idiom's regex below; entries whose compiler is nvcc
-or an nvcc wrapper, thrust's CPP-device configurations left out), the same
+or an nvcc wrapper and whose command has --extended-lambda (the mutants are
+extended lambdas), thrust's CPP-device configurations left out), the same
 files for the same seed: the N smallest sha1(seed + ":" + path relative to
 the project). For each file and each hazard kind expressible in the idiom it
 writes one mutant: the file with, appended at its end (after the file's own
@@ -352,15 +353,18 @@ def substitute(entry, new_file):
 
 _live = set()
 _live_lock = threading.Lock()
+_stopping = threading.Event()  # set on Ctrl-C: no new child is started
 _mutants = set()
 
 
 def run_proc(cmd, cwd=None, env=None, timeout=600):
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            start_new_session=True)
     with _live_lock:
+        if _stopping.is_set():
+            raise KeyboardInterrupt
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
         _live.add(proc)
     try:
         out, _ = proc.communicate(timeout=timeout)
@@ -376,6 +380,7 @@ def run_proc(cmd, cwd=None, env=None, timeout=600):
 
 
 def kill_children():
+    _stopping.set()
     with _live_lock:
         procs = list(_live)
     for p in procs:
@@ -412,7 +417,8 @@ def lint(tidy, db_dir, file, extra, timeout):
         if m:
             diags.append(dict(path=os.path.normpath(m["path"]), line=int(m["line"]),
                               col=int(m["col"]), sev=m["sev"],
-                              check=m["check"] or "", msg=m["msg"]))
+                              # "[check,-warnings-as-errors]" under -Werror
+                              check=(m["check"] or "").split(",")[0], msg=m["msg"]))
     failed = timed_out or rc is None or rc < 0 or rc not in (0, 1, 3)
     return dict(rc=rc, timed_out=timed_out, wall_s=wall, failed=failed,
                 diags=diags, output=out[-4000:] if failed else "")
@@ -527,6 +533,11 @@ def candidates(project):
         if any(x.search(f) for x in excludes):
             continue
         if any("THRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP" in a for a in args):
+            continue
+        # The mutants are extended lambdas: without the flag nvcc rejects
+        # every one of them (H20), whatever the hazard.
+        if not any(re.search(r"^-?-(expt-)?extended-lambda$", a) or
+                   re.search(r"(^|,)-?-(expt-)?extended-lambda(,|$)", a) for a in args):
             continue
         seen.add(f)
         try:
