@@ -129,7 +129,10 @@ public:
     return !Found;
   }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *Subscript) {
-    note(Subscript->getBase());
+    // Either side: with a dependent index (a generic lambda's `p[i]`, `i`
+    // an `auto` parameter) clang cannot tell which one is the base yet.
+    note(Subscript->getLHS());
+    note(Subscript->getRHS());
     return !Found;
   }
   bool VisitMemberExpr(MemberExpr *Member) {

@@ -33,9 +33,13 @@ cd build-sanitize
 # code runs under ASan in without-toolkit), and the packaging tests (label
 # packaging: install, cpack, the launcher building a project with nvcc, the
 # static binary, which this build does not make), and every fixture through
-# cuda-lambda-clangd (the same checks again). The normal run has them all.
+# cuda-lambda-clangd (the same checks again); the clients' end-to-end tests
+# (pre-commit, run-clang-tidy, Neovim: the same lint as the drop-in tests,
+# driven by other programs) and the hazard-injection corpus (42 lints of
+# three small files: the fixtures run the same checks under ASan). The
+# normal run has them all.
 ctest --output-on-failure -j "$(nproc)" -LE packaging \
-  -E '^(fixtures-nvcc-verdicts|runner-rejects-.*|compile-db-vs-hand-flags.*|every-file-both-passes|parent-map-memory|fixtures-plugin|fixtures-without-toolkit|fixtures-clangd|clangd-lsp)$' "$@"
+  -E '^(fixtures-nvcc-verdicts|runner-rejects-.*|compile-db-vs-hand-flags.*|every-file-both-passes|parent-map-memory|fixtures-plugin|fixtures-without-toolkit|fixtures-clangd|clangd-lsp|pre-commit-end-to-end|run-clang-tidy-end-to-end|neovim-end-to-end|inject-hazards-corpus.*)$' "$@"
 # cuda-lambda-clangd's LSP session, with ASan's user poisoning off: clangd's
 # own code comes from Debian's uninstrumented static libraries, and
 # llvm::BumpPtrAllocator poisons a new slab only in instrumented copies of

@@ -498,6 +498,18 @@ public:
           Escaped.insert(Var);
     return true;
   }
+  // A lambda's body names its own copies of what it captures by value (what
+  // it captures by reference escapes above): only the capture initializers
+  // read this function's variables. In a generic lambda's body `p[i]` has
+  // no conversions yet, which would read as `p` escaping.
+  bool TraverseLambdaExpr(LambdaExpr *Lambda, DataRecursionQueue * = nullptr) {
+    if (!WalkUpFromLambdaExpr(Lambda))
+      return false;
+    for (Expr *Init : Lambda->capture_inits())
+      if (Init && !TraverseStmt(Init))
+        return false;
+    return true;
+  }
 
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
