@@ -2,8 +2,7 @@
 """Generates docs/coverage.md from an actual run: for every rule in the hazard
 catalogue, what nvcc 13, clang 22 (-fsyntax-only, device and host pass) and
 cuda-lambda-tidy do on the rule's fixtures. The catalogue is docs/hazards.md
-(pass --spec docs/hazards.md; the default is still the copy outside the
-repository, ../shared/spec/HAZARDS.md, which lists the same rules).
+(--spec for another copy).
 
 A rule's fixtures are fixtures/<its check>/*.cu. A *bad* fixture is one that
 expects at least one diagnostic from the rule's check; a *good* one expects
@@ -168,7 +167,7 @@ def replace_nvcc_section(lines):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tool", default=str(ROOT / "build/bin/cuda-lambda-tidy"))
-    parser.add_argument("--spec", default=str(ROOT.parent / "shared/spec/HAZARDS.md"))
+    parser.add_argument("--spec", default=str(ROOT / "docs/hazards.md"))
     parser.add_argument("--out", default=str(ROOT / "docs/coverage.md"))
     parser.add_argument("--only", default="",
                         help="comma-separated rules (H19,...) to re-measure "
