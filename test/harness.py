@@ -11,6 +11,27 @@ import sys
 
 failures = []
 
+# The hazard the clients' end-to-end tests commit, lint and fix: a '[=]'
+# device lambda in a member function captures 'this' (H02), reported at
+# 13:35 (the capture default).
+THIS_CAPTURE = """\
+struct Scale {
+  float factor;
+  float *values;
+  void apply(int n);
+};
+
+template <typename F> __global__ void each(F f, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) f(i);
+}
+
+void Scale::apply(int n) {
+  each<<<(n + 255) / 256, 256>>>([=] __device__ (int i) { values[i] *= factor; }, n);
+}
+"""
+
+
 
 def fail(message, output=""):
     """Stops the test at once: prints the failure (and output) and exits 1."""

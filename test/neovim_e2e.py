@@ -30,27 +30,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness import check, fail, report
+from harness import THIS_CAPTURE, check, fail, report
 
 ROOT = Path(__file__).resolve().parent.parent
 CUDA_PATH = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
 
-HAZARD = """\
-struct Scale {
-  float factor;
-  float *values;
-  void apply(int n);
-};
-
-template <typename F> __global__ void each(F f, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) f(i);
-}
-
-void Scale::apply(int n) {
-  each<<<(n + 255) / 256, 256>>>([=] __device__ (int i) { values[i] *= factor; }, n);
-}
-"""
+HAZARD = THIS_CAPTURE
 
 # Drives the editor: waits for the finding, applies the quick fix as
 # `vim.lsp.buf.code_action()` offers it, waits for the finding to go, and
