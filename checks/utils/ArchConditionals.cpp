@@ -36,8 +36,7 @@ ArchConditionals::takenBranchAt(SourceLocation Loc,
   return Innermost;
 }
 
-/// Raw tokens from \p Begin up to (not including) \p End, in one file.
-static std::vector<Token> rawTokens(SourceLocation Begin, SourceLocation End,
+std::vector<Token> rawTokens(SourceLocation Begin, SourceLocation End,
                                     const SourceManager &SM,
                                     const LangOptions &LO) {
   std::vector<Token> Tokens;

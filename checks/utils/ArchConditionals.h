@@ -69,6 +69,11 @@ private:
 bool isInTargetDispatchMacro(SourceLocation Loc, const SourceManager &SM,
                              const LangOptions &LO);
 
+/// Raw tokens from \p Begin up to (not including) \p End, in one file; none
+/// when the two are not file locations of the same file.
+std::vector<Token> rawTokens(SourceLocation Begin, SourceLocation End,
+                             const SourceManager &SM, const LangOptions &LO);
+
 /// The raw tokens of a branch's body: the lines after its directive, up to
 /// its end. For a skipped branch, these are tokens no AST of this pass holds.
 std::vector<Token> rawTokensOfBranch(const ArchBranch &Branch,

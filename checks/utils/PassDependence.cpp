@@ -193,25 +193,11 @@ private:
     SourceLocation End = Lexer::getLocForEndOfToken(LastTok, 0, SM, LO);
     if (End.isInvalid())
       End = LastTok.getLocWithOffset(1);
-    auto [FID, BeginOffset] = SM.getDecomposedLoc(Begin);
-    auto [EndFID, EndOffset] = SM.getDecomposedLoc(End);
-    bool Invalid = false;
-    StringRef Buffer = SM.getBufferData(FID, &Invalid);
-    if (Invalid || FID != EndFID || EndOffset < BeginOffset)
-      return StringRef();
-    Lexer Lex(SM.getLocForStartOfFile(FID), LO, Buffer.begin(),
-              Buffer.begin() + BeginOffset, Buffer.end());
-    Token Tok;
-    while (!Lex.LexFromRawLexer(Tok) &&
-           SM.getFileOffset(Tok.getLocation()) < EndOffset)
+    for (const Token &Tok : rawTokens(Begin, End, SM, LO))
       if (Tok.is(tok::raw_identifier) &&
           isDependentMacro(Tok.getRawIdentifier()))
-        // The identifier table's copy outlives the buffer's lexer.
+        // The identifier table's copy outlives the file buffer's tokens.
         return PP.getIdentifierInfo(Tok.getRawIdentifier())->getName();
-    if (Tok.is(tok::raw_identifier) &&
-        SM.getFileOffset(Tok.getLocation()) < EndOffset &&
-        isDependentMacro(Tok.getRawIdentifier()))
-      return PP.getIdentifierInfo(Tok.getRawIdentifier())->getName();
     return StringRef();
   }
 
