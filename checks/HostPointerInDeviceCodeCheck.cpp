@@ -2,6 +2,7 @@
 
 #include "HostPointerInDeviceCodeCheck.h"
 #include "utils/BoolOption.h"
+#include "utils/DeviceReach.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/KernelBoundary.h"
@@ -23,156 +24,6 @@ AST_MATCHER(FunctionDecl, isHostFunction) {
   return !Node.isDependentContext() &&
          utils::executionSpaceOf(Node) == utils::ExecutionSpace::Host;
 }
-
-/// The crossing sites written in a host function's own code: its launches,
-/// its extended lambdas and its device algorithm calls, not those inside the
-/// bodies of the lambdas it defines (other functions, with other flows).
-class CrossingSites : public RecursiveASTVisitor<CrossingSites> {
-public:
-  llvm::SmallVector<utils::BoundaryCrossing, 8> Crossings;
-
-  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
-    for (const utils::BoundaryCrossing &C : utils::crossingsOfCaptures(*Lambda))
-      Crossings.push_back(C);
-    for (Expr *Init : Lambda->capture_inits())
-      if (Init)
-        TraverseStmt(Init);
-    return true;
-  }
-  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
-    for (const utils::BoundaryCrossing &C : utils::crossingsOfLaunch(*Launch))
-      Crossings.push_back(C);
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *Call) {
-    if (isa<CUDAKernelCallExpr>(Call))
-      return true;
-    for (const utils::BoundaryCrossing &C :
-         utils::crossingsOfAlgorithmCall(*Call))
-      Crossings.push_back(C);
-    return true;
-  }
-};
-
-/// The lambda expression \p E is or names (a local variable initialized
-/// with one), through copies and temporaries.
-const LambdaExpr *lambdaOf(const Expr *E) {
-  for (int Depth = 0; E && Depth < 4; ++Depth) {
-    E = E->IgnoreImplicit()->IgnoreParens();
-    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
-      return Lambda;
-    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
-      if (Construct->getNumArgs() != 1)
-        return nullptr;
-      E = Construct->getArg(0);
-      continue;
-    }
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      if (!Var || !Var->hasLocalStorage() || !Var->getInit())
-        return nullptr;
-      E = Var->getInit();
-      continue;
-    }
-    return nullptr;
-  }
-  return nullptr;
-}
-
-/// The variable a pointer expression is computed from: `p`, `p + i`,
-/// `(float *)p`, `++p`.
-const ValueDecl *pointerRoot(const Expr *E) {
-  while (E) {
-    E = E->IgnoreParens();
-    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
-      return Ref->getDecl();
-    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
-      if (!Cast->getType()->isPointerType() &&
-          Cast->getCastKind() != CK_LValueToRValue &&
-          Cast->getCastKind() != CK_NoOp)
-        return nullptr;
-      E = Cast->getSubExpr();
-      continue;
-    }
-    if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
-      if (!Binary->isAdditiveOp() || !Binary->getType()->isPointerType())
-        return nullptr;
-      E = Binary->getLHS()->getType()->isPointerType() ? Binary->getLHS()
-                                                        : Binary->getRHS();
-      continue;
-    }
-    if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
-      if (!Unary->isIncrementDecrementOp())
-        return nullptr;
-      E = Unary->getSubExpr();
-      continue;
-    }
-    return nullptr;
-  }
-  return nullptr;
-}
-
-/// Finds a dereference of the pointers in Tainted: `*p`, `p[i]`, `p->m`, or
-/// `p` passed on to a function (not through `...`). A local pointer
-/// initialized or assigned from one joins them.
-class DerefFinder : public RecursiveASTVisitor<DerefFinder> {
-public:
-  llvm::SmallPtrSet<const ValueDecl *, 4> Tainted;
-  bool Found = false;
-  bool Grew = false;
-
-  bool shouldVisitTemplateInstantiations() const { return false; }
-
-  bool VisitUnaryOperator(UnaryOperator *Unary) {
-    if (Unary->getOpcode() == UO_Deref)
-      note(Unary->getSubExpr());
-    return !Found;
-  }
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *Subscript) {
-    // Either side: with a dependent index (a generic lambda's `p[i]`, `i`
-    // an `auto` parameter) clang cannot tell which one is the base yet.
-    note(Subscript->getLHS());
-    note(Subscript->getRHS());
-    return !Found;
-  }
-  bool VisitMemberExpr(MemberExpr *Member) {
-    if (Member->isArrow())
-      note(Member->getBase());
-    return !Found;
-  }
-  bool VisitCallExpr(CallExpr *Call) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    unsigned Named = Callee ? Callee->getNumParams() : Call->getNumArgs();
-    for (unsigned I = 0, N = Call->getNumArgs(); I < N && I < Named; ++I)
-      note(Call->getArg(I));
-    return !Found;
-  }
-  bool VisitVarDecl(VarDecl *Var) {
-    if (Var->getType()->isPointerType() && Var->getInit())
-      spread(Var->getInit(), Var);
-    return true;
-  }
-  bool VisitBinaryOperator(BinaryOperator *Binary) {
-    if (Binary->getOpcode() == BO_Assign)
-      if (const auto *Ref =
-              dyn_cast<DeclRefExpr>(Binary->getLHS()->IgnoreParens()))
-        if (Ref->getType()->isPointerType())
-          spread(Binary->getRHS(), Ref->getDecl());
-    return true;
-  }
-
-private:
-  void note(const Expr *E) {
-    if (const ValueDecl *Root = pointerRoot(E))
-      if (Tainted.count(Root))
-        Found = true;
-  }
-  void spread(const Expr *From, const ValueDecl *To) {
-    const ValueDecl *Root = pointerRoot(From);
-    if (Root && Tainted.count(Root) && Tainted.insert(To).second)
-      Grew = true;
-  }
-};
 
 /// What a crossing value is called in a diagnostic: the variable it reads,
 /// or its text.
@@ -234,7 +85,18 @@ void HostPointerInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
 
 void HostPointerInDeviceCodeCheck::noteSource(const utils::HostSource &Source,
                                               const Expr *Value) {
-  const ValueDecl *Root = pointerRoot(Value);
+  for (const utils::ProvenanceStep &Step : Source.Via) {
+    if (Step.Kind == utils::ProvenanceStep::Returned)
+      diag(Step.Site->getBeginLoc(), "%0 returns host memory",
+           DiagnosticIDs::Note)
+          << Step.Decl;
+    else
+      diag(Step.Site->getBeginLoc(), "member %0 is set to host memory here",
+           DiagnosticIDs::Note)
+          << Step.Decl;
+  }
+  const ValueDecl *Root = Source.Via.empty() ? utils::pointerRoot(Value)
+                                             : nullptr;
   switch (Source.Kind) {
   case utils::HostSource::Allocation:
     if (Root && Root->getType()->isPointerType())
@@ -271,22 +133,45 @@ void HostPointerInDeviceCodeCheck::noteSource(const utils::HostSource &Source,
   }
 }
 
-bool HostPointerInDeviceCodeCheck::dereferences(const Stmt *Code,
-                                                const ValueDecl *Var) {
-  auto [It, Inserted] = DerefCache.try_emplace({Code, Var}, false);
-  if (!Inserted)
-    return It->second;
-  DerefFinder Finder;
-  Finder.Tainted.insert(Var);
-  // Each round may add the local copies of the pointer; a few rounds reach
-  // the copies of copies.
-  for (int Round = 0; Round < 4; ++Round) {
-    Finder.Grew = false;
-    Finder.TraverseStmt(const_cast<Stmt *>(Code));
-    if (Finder.Found || !Finder.Grew)
-      break;
+/// What a path's crossing is, for "which hands it on to %0": 0 a kernel,
+/// 1 an extended lambda's capture, 2 a device algorithm.
+static unsigned endKind(const utils::BoundaryCrossing &C) {
+  switch (C.Kind) {
+  case utils::CrossingKind::KernelArgument:
+    return 0;
+  case utils::CrossingKind::LambdaCapture:
+    return 1;
+  case utils::CrossingKind::AlgorithmArgument:
+    return 2;
   }
-  return DerefCache[{Code, Var}] = Finder.Found;
+  return 0;
+}
+
+void HostPointerInDeviceCodeCheck::notePath(const utils::DeviceReachPath &Path,
+                                            bool Lambda) {
+  for (size_t I = 0; I < Path.Steps.size(); ++I) {
+    const utils::ReachStep &Step = Path.Steps[I];
+    diag(Step.Call->getBeginLoc(), "%select{it|the lambda}0 is handed to "
+                                   "'%1' here",
+         DiagnosticIDs::Note)
+        << (Lambda ? 1 : 0) << Step.Callee->getNameAsString();
+  }
+  const utils::BoundaryCrossing &End = Path.Crossing;
+  switch (End.Kind) {
+  case utils::CrossingKind::KernelArgument:
+    diag(End.Loc, "kernel '%0' receives it here", DiagnosticIDs::Note)
+        << End.Callee->getNameAsString();
+    break;
+  case utils::CrossingKind::LambdaCapture:
+    diag(End.Loc, "an extended %0 lambda captures it here",
+         DiagnosticIDs::Note)
+        << utils::spelling(utils::extendedLambdaKindOf(*End.Lambda));
+    break;
+  case utils::CrossingKind::AlgorithmArgument:
+    diag(End.Loc, "'%0' receives it here", DiagnosticIDs::Note)
+        << algorithmName(*End.Callee);
+    break;
+  }
 }
 
 void HostPointerInDeviceCodeCheck::check(
@@ -295,43 +180,63 @@ void HostPointerInDeviceCodeCheck::check(
   if (!Function || !Function->getBody())
     return;
   ASTContext &Ctx = *Result.Context;
+  if (Unit != &Ctx) {
+    // Facts about one AST's nodes: a later unit may reuse their addresses.
+    Unit = &Ctx;
+    Reach = std::make_unique<utils::DeviceReach>();
+    Summaries = std::make_unique<utils::ProvenanceSummaries>(Ctx);
+  }
 
-  CrossingSites Sites;
-  Sites.TraverseStmt(Function->getBody());
-  if (Sites.Crossings.empty())
+  const utils::HostCodeSites &Sites = Reach->sitesOf(*Function);
+  if (Sites.Crossings.empty() && Sites.Calls.empty())
     return;
 
-  // A __host__ __device__ lambda may run on the host; it crosses when it is
-  // handed to a kernel or a device algorithm here.
-  llvm::SmallPtrSet<const LambdaExpr *, 4> HandedToDevice;
-  for (const utils::BoundaryCrossing &C : Sites.Crossings)
-    if (C.Kind != utils::CrossingKind::LambdaCapture)
-      if (const LambdaExpr *Lambda = lambdaOf(C.Value))
-        HandedToDevice.insert(Lambda);
-
-  // The pointer crossings that device code dereferences.
-  llvm::SmallVector<const utils::BoundaryCrossing *, 4> Candidates;
+  // The pointer crossings that device code dereferences: this function's
+  // own crossings, and its calls that hand a pointer on to a function
+  // whose parameter gets to the device (a helper that launches).
+  struct Candidate {
+    const utils::BoundaryCrossing *Crossing = nullptr;
+    /// Set for a call handing the pointer on.
+    const CallExpr *Call = nullptr;
+    const Expr *Value = nullptr;
+    const utils::DeviceReachPath *Path = nullptr;
+    SourceLocation Loc;
+    const Stmt *anchor() const {
+      if (Call)
+        return Call;
+      return Crossing->Kind == utils::CrossingKind::LambdaCapture
+                 ? static_cast<const Stmt *>(Crossing->Lambda)
+                 : Crossing->Call;
+    }
+  };
+  llvm::SmallVector<Candidate, 4> Candidates;
   for (const utils::BoundaryCrossing &C : Sites.Crossings) {
     if (!C.Value || !C.Value->getType()->isPointerType())
       continue;
     if (Reported.count(C.Loc.getRawEncoding()))
       continue;
+    const utils::DeviceReachPath *Path = nullptr;
     switch (C.Kind) {
     case utils::CrossingKind::KernelArgument: {
       const FunctionDecl *Kernel = C.Callee ? C.Callee->getDefinition() : nullptr;
       if (!Kernel || !Kernel->getBody() || C.ArgIndex >= Kernel->getNumParams() ||
-          !dereferences(Kernel->getBody(), Kernel->getParamDecl(C.ArgIndex)))
+          !Reach->dereferences(Kernel->getBody(),
+                               Kernel->getParamDecl(C.ArgIndex)))
         continue;
       break;
     }
     case utils::CrossingKind::LambdaCapture: {
       if (!C.Lambda || !C.CapturedVar || !C.Lambda->getBody())
         continue;
+      // A __host__ __device__ lambda may run on the host; it crosses when
+      // it is handed to a kernel, a device algorithm or a launch wrapper.
       if (utils::extendedLambdaKindOf(*C.Lambda) ==
-              utils::ExtendedLambdaKind::HostDevice &&
-          !HandedToDevice.count(C.Lambda))
-        continue;
-      if (!dereferences(C.Lambda->getBody(), C.CapturedVar))
+          utils::ExtendedLambdaKind::HostDevice) {
+        Path = Reach->lambda(*Function, *C.Lambda);
+        if (!Path)
+          continue;
+      }
+      if (!Reach->dereferences(C.Lambda->getBody(), C.CapturedVar))
         continue;
       break;
     }
@@ -345,7 +250,21 @@ void HostPointerInDeviceCodeCheck::check(
         continue;
       break;
     }
-    Candidates.push_back(&C);
+    Candidates.push_back({&C, nullptr, C.Value, Path, C.Loc});
+  }
+  for (const CallExpr *Call : Sites.Calls) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    unsigned Offset =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I) {
+      const Expr *Arg = Call->getArg(I);
+      if (!Arg->getType()->isPointerType() ||
+          Reported.count(Arg->getBeginLoc().getRawEncoding()))
+        continue;
+      if (const utils::DeviceReachPath *Path =
+              Reach->pointerParameter(*Callee, I - Offset))
+        Candidates.push_back({nullptr, Call, Arg, Path, Arg->getBeginLoc()});
+    }
   }
   if (Candidates.empty())
     return;
@@ -358,65 +277,95 @@ void HostPointerInDeviceCodeCheck::check(
   bool HostAsWritten = false;
   bool ReadsLocal = false;
   llvm::SmallVector<utils::ProvenanceQuery, 4> Queries;
-  llvm::DenseSet<std::pair<const Stmt *, const void *>> ReportedMemory;
-  for (const utils::BoundaryCrossing *C : Candidates) {
-    ReadsLocal |= utils::readsLocalPointer(*C->Value);
-    HostAsWritten |= utils::provenanceOfExpr(*C->Value, Ctx).isHost();
-    const Stmt *Anchor = C->Kind == utils::CrossingKind::LambdaCapture
-                             ? static_cast<const Stmt *>(C->Lambda)
-                             : C->Call;
-    Queries.push_back({Anchor, C->Value});
+  for (const Candidate &C : Candidates) {
+    ReadsLocal |= utils::readsLocalPointer(*C.Value);
+    HostAsWritten |=
+        utils::provenanceOfExpr(*C.Value, Ctx, Summaries.get()).isHost();
+    Queries.push_back({C.anchor(), C.Value});
   }
   if (!HostAsWritten &&
       !(ReadsLocal && utils::mayGiveLocalPointerAValue(*Function)))
     return;
   llvm::DenseMap<const Expr *, utils::Provenance> Flow =
-      utils::analyzePointerProvenance(*Function, Ctx, Queries);
+      utils::analyzePointerProvenance(*Function, Ctx, Queries,
+                                      Summaries.get());
 
-  for (const utils::BoundaryCrossing *C : Candidates) {
+  llvm::DenseSet<std::pair<const Stmt *, const void *>> ReportedMemory;
+  for (const Candidate &C : Candidates) {
     utils::Provenance P;
-    auto It = Flow.find(C->Value);
+    auto It = Flow.find(C.Value);
     if (It != Flow.end())
       P = It->second;
     if (!P.isHost())
       continue;
-    if (!Reported.insert(C->Loc.getRawEncoding()).second)
+    if (!Reported.insert(C.Loc.getRawEncoding()).second)
       continue;
     // `h, h + n` handed to one algorithm: one finding for the memory.
-    const Stmt *Site = C->Kind == utils::CrossingKind::LambdaCapture
-                           ? static_cast<const Stmt *>(C->Lambda)
-                           : C->Call;
-    if (!ReportedMemory.insert({Site, P.Source.key()}).second)
+    if (!ReportedMemory.insert({C.anchor(), P.Source.key()}).second)
       continue;
-    const std::string Name = nameOf(*C, Ctx);
-    switch (C->Kind) {
+    if (C.Call) {
+      std::string Name = utils::pointerRoot(C.Value)
+                             ? utils::pointerRoot(C.Value)->getNameAsString()
+                             : "";
+      if (Name.empty())
+        Name = Lexer::getSourceText(
+                   Ctx.getSourceManager().getExpansionRange(
+                       C.Value->getSourceRange()),
+                   Ctx.getSourceManager(), Ctx.getLangOpts())
+                   .str();
+      const utils::BoundaryCrossing &End = C.Path->Crossing;
+      std::string EndName;
+      if (End.Kind == utils::CrossingKind::LambdaCapture)
+        EndName = utils::spelling(utils::extendedLambdaKindOf(*End.Lambda));
+      else if (End.Kind == utils::CrossingKind::AlgorithmArgument)
+        EndName = algorithmName(*End.Callee);
+      else
+        EndName = End.Callee->getNameAsString();
+      diag(C.Loc, "host pointer '%0' is passed to '%1', which hands it on to "
+                  "%select{kernel '%3'|an extended %3 lambda|'%3'}2 that "
+                  "dereferences it on the device, where it is not a valid "
+                  "address; pass device memory (cudaMalloc, "
+                  "cudaMallocManaged, thrust::device_vector) instead")
+          << Name << C.Call->getDirectCallee()->getNameAsString()
+          << endKind(End) << EndName;
+      notePath(*C.Path, /*Lambda=*/false);
+      noteSource(P.Source, C.Value);
+      continue;
+    }
+    const utils::BoundaryCrossing &X = *C.Crossing;
+    const std::string Name = nameOf(X, Ctx);
+    switch (X.Kind) {
     case utils::CrossingKind::KernelArgument:
-      diag(C->Loc, "host pointer '%0' is passed to kernel %1, which "
+      diag(X.Loc, "host pointer '%0' is passed to kernel %1, which "
                    "dereferences it on the device, where it is not a valid "
                    "address; pass device memory (cudaMalloc, "
                    "cudaMallocManaged) holding a copy of the data instead")
-          << Name << C->Callee;
+          << Name << X.Callee;
       break;
     case utils::CrossingKind::LambdaCapture:
-      diag(C->Loc, "extended %0 lambda captures host pointer '%1' and "
+      diag(X.Loc, "extended %0 lambda captures host pointer '%1' and "
                    "dereferences it on the device, where it is not a valid "
                    "address; capture a pointer to device memory "
                    "(cudaMalloc, cudaMallocManaged, thrust::device_vector) "
                    "instead")
-          << utils::spelling(utils::extendedLambdaKindOf(*C->Lambda)) << Name;
+          << utils::spelling(utils::extendedLambdaKindOf(*X.Lambda)) << Name;
       break;
     case utils::CrossingKind::AlgorithmArgument:
-      diag(C->Loc, "host pointer '%0' is passed to '%1'%select{ with a device "
+      diag(X.Loc, "host pointer '%0' is passed to '%1'%select{ with a device "
                    "execution policy|}2, which dereferences it on the device, "
                    "where it is not a valid address; pass device memory "
                    "(thrust::device_vector, cudaMalloc) instead")
-          << Name << algorithmName(*C->Callee)
-          << (utils::deviceAlgorithmOf(*C->Call) == utils::DeviceAlgorithm::Cub
+          << Name << algorithmName(*X.Callee)
+          << (utils::deviceAlgorithmOf(*X.Call) == utils::DeviceAlgorithm::Cub
                   ? 1
                   : 0);
       break;
     }
-    noteSource(P.Source, C->Value);
+    // A __host__ __device__ lambda handed to a launch wrapper: say how it
+    // gets to the device.
+    if (C.Path && !C.Path->Steps.empty())
+      notePath(*C.Path, /*Lambda=*/true);
+    noteSource(P.Source, C.Value);
   }
 }
 

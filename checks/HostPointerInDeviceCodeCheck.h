@@ -4,9 +4,11 @@
 #define CUDA_LAMBDA_TIDY_HOSTPOINTERINDEVICECODECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/DeviceReach.h"
 #include "utils/PointerProvenance.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <memory>
 
 namespace clang::tidy::cuda {
 
@@ -28,7 +30,9 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override {
     Reported.clear();
-    DerefCache.clear();
+    Unit = nullptr;
+    Reach.reset();
+    Summaries.reset();
   }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
@@ -37,15 +41,17 @@ public:
 private:
   /// The note at where the host memory comes from.
   void noteSource(const utils::HostSource &Source, const Expr *Value);
-  /// Whether \p Code dereferences \p Var (indexes it, reads through it,
-  /// passes it on to a function), directly or through a local pointer
-  /// copied from it. Cached per pair.
-  bool dereferences(const Stmt *Code, const ValueDecl *Var);
+  /// Notes along \p Path: the calls that hand the pointer (or, with
+  /// \p Lambda, the lambda) on, and where it crosses.
+  void notePath(const utils::DeviceReachPath &Path, bool Lambda);
 
   const bool HostMemoryIsDeviceAccessible;
   /// Crossings already reported (a template's instantiations share them).
   llvm::DenseSet<unsigned> Reported;
-  llvm::DenseMap<std::pair<const Stmt *, const ValueDecl *>, bool> DerefCache;
+  /// The summaries of the unit being matched (\c Unit).
+  const ASTContext *Unit = nullptr;
+  std::unique_ptr<utils::DeviceReach> Reach;
+  std::unique_ptr<utils::ProvenanceSummaries> Summaries;
 };
 
 } // namespace clang::tidy::cuda

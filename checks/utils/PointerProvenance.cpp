@@ -206,10 +206,15 @@ const VarDecl *objectVar(const Expr *E) {
   return nullptr;
 }
 
-/// The name of the variable \p E names, for a diagnostic ("v"), or empty.
+/// The name of the variable or member \p E names, for a diagnostic ("v",
+/// "buffer_"), or empty.
 std::string objectName(const Expr *E) {
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
     return Ref->getDecl()->getNameAsString();
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    if (isa<FieldDecl>(Member->getMemberDecl()))
+      return Member->getMemberDecl()->getNameAsString();
   return "";
 }
 
@@ -234,7 +239,9 @@ bool isWrittenManaged(const VarDecl &Var, const ASTContext &Ctx) {
 
 class Evaluator {
 public:
-  Evaluator(const VarState *Vars, const ASTContext *Ctx) : Vars(Vars), Ctx(Ctx) {}
+  Evaluator(const VarState *Vars, const ASTContext *Ctx,
+            ProvenanceSummaries *Summaries)
+      : Vars(Vars), Ctx(Ctx), Summaries(Summaries) {}
 
   Provenance eval(const Expr *E) const;
 
@@ -242,12 +249,46 @@ private:
   Provenance addressOf(const Expr *E) const;
   Provenance read(const Expr *E) const;
   Provenance call(const CallExpr *Call) const;
+  Provenance userFunction(const CallExpr *Call,
+                          const FunctionDecl *Callee) const;
   Provenance variable(const VarDecl *Var, bool Decayed) const;
   Provenance sharedPtrObject(const Expr *Object, const Expr *Site) const;
 
   const VarState *Vars;
   const ASTContext *Ctx;
+  ProvenanceSummaries *Summaries;
 };
+
+/// Whether \p E is a null pointer constant (`nullptr`, `0`, `NULL`): a
+/// value stored or returned that no one dereferences.
+bool isNull(const Expr *E, const ASTContext &Ctx) {
+  return E->IgnoreParenImpCasts()->isNullPointerConstant(
+             const_cast<ASTContext &>(Ctx),
+             Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+}
+
+/// Whether the unit's own code of \p Callee is the whole story of what it
+/// returns: a function of the user's (not a library's, whose code is its
+/// design), with a body, that no override replaces.
+bool isSummarizable(const FunctionDecl &Callee, const SourceManager &SM) {
+  if (Callee.isInStdNamespace() || !Callee.hasBody() ||
+      Callee.isDependentContext())
+    return false;
+  if (SM.isInSystemHeader(SM.getExpansionLoc(Callee.getLocation())))
+    return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(&Callee))
+    if (Method->isVirtual() && !Method->hasAttr<FinalAttr>() &&
+        !Method->getParent()->hasAttr<FinalAttr>())
+      return false;
+  return true;
+}
+
+Provenance via(Provenance P, ProvenanceStep::KindT Kind, const Expr *Site,
+               const NamedDecl *Decl) {
+  if (P.isHost())
+    P.Source.Via.insert(P.Source.Via.begin(), ProvenanceStep{Kind, Site, Decl});
+  return P;
+}
 
 Provenance Evaluator::variable(const VarDecl *Var, bool Decayed) const {
   if (Var->getType()->isReferenceType())
@@ -271,6 +312,10 @@ Provenance Evaluator::read(const Expr *E) const {
     auto It = Vars->find(Var);
     return It == Vars->end() ? Provenance() : It->second;
   }
+  if (const auto *Member = dyn_cast<MemberExpr>(E))
+    if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
+      if (Summaries && Field->getType()->isPointerType())
+        return Summaries->fieldOf(*Field);
   return {};
 }
 
@@ -361,7 +406,7 @@ Provenance Evaluator::call(const CallExpr *Call) const {
     const Expr *Object = Member->getImplicitObjectArgument();
     const CXXRecordDecl *Record = Object ? recordOf(Object) : nullptr;
     if (!Record)
-      return {};
+      return userFunction(Call, Callee);
     std::string Container = hostContainerName(*Record);
     if (Name == "data" || Name == "c_str") {
       if (!Container.empty() && Container != "std::unique_ptr")
@@ -384,7 +429,7 @@ Provenance Evaluator::call(const CallExpr *Call) const {
       if (qualifiedNameWithoutInline(*Record) == "thrust::device_ptr")
         return device();
     }
-    return {};
+    return userFunction(Call, Callee);
   }
   if (Call->getNumArgs() == 1 && Callee->getDeclName().isIdentifier()) {
     std::string Qualified = qualifiedNameWithoutInline(*Callee);
@@ -400,7 +445,15 @@ Provenance Evaluator::call(const CallExpr *Call) const {
           return device();
     }
   }
-  return {};
+  return userFunction(Call, Callee);
+}
+
+Provenance Evaluator::userFunction(const CallExpr *Call,
+                                   const FunctionDecl *Callee) const {
+  if (!Summaries || !Call->getType()->isPointerType())
+    return {};
+  return via(Summaries->returnOf(*Callee), ProvenanceStep::Returned, Call,
+             Callee);
 }
 
 Provenance Evaluator::eval(const Expr *E) const {
@@ -566,8 +619,9 @@ private:
 
 class Analysis {
 public:
-  Analysis(const ASTContext &Ctx, const llvm::DenseSet<const VarDecl *> &Escaped)
-      : Ctx(Ctx), Escaped(Escaped) {}
+  Analysis(const ASTContext &Ctx, const llvm::DenseSet<const VarDecl *> &Escaped,
+           ProvenanceSummaries *Summaries)
+      : Ctx(Ctx), Escaped(Escaped), Summaries(Summaries) {}
 
   /// Applies \p S to \p Into; when \p Queries is set, answers those anchored
   /// at \p S first (a lambda's or a call's value crosses before the
@@ -580,7 +634,7 @@ public:
     if (Queries) {
       auto It = Queries->find(S);
       if (It != Queries->end()) {
-        Evaluator Eval(&Into.Vars, &Ctx);
+        Evaluator Eval(&Into.Vars, &Ctx, Summaries);
         for (const Expr *Value : It->second) {
           Provenance P = Eval.eval(Value);
           if (P.isHost() && Into.Registered.count(P.Source.key()))
@@ -597,7 +651,7 @@ public:
         if (const auto *Var = dyn_cast<VarDecl>(D))
           if (follows(Var)) {
             if (const Expr *Init = Var->getInit())
-              set(Into, Var, Evaluator(&Into.Vars, &Ctx).eval(Init));
+              set(Into, Var, Evaluator(&Into.Vars, &Ctx, Summaries).eval(Init));
             else
               Into.Vars.erase(Var);
           }
@@ -607,7 +661,7 @@ public:
       if (Binary->getOpcode() == BO_Assign)
         if (const VarDecl *Var = localPointerNamedBy(Binary->getLHS()))
           if (follows(Var))
-            set(Into, Var, Evaluator(&Into.Vars, &Ctx).eval(Binary->getRHS()));
+            set(Into, Var, Evaluator(&Into.Vars, &Ctx, Summaries).eval(Binary->getRHS()));
       return;
     }
     if (const auto *Call = dyn_cast<CallExpr>(S)) {
@@ -615,7 +669,7 @@ public:
       if (Name.empty())
         return;
       if (Name == "cudaHostRegister" && Call->getNumArgs() >= 1) {
-        Provenance P = Evaluator(&Into.Vars, &Ctx).eval(Call->getArg(0));
+        Provenance P = Evaluator(&Into.Vars, &Ctx, Summaries).eval(Call->getArg(0));
         if (P.isHost())
           Into.Registered.insert(P.Source.key());
       }
@@ -649,12 +703,14 @@ private:
 
   const ASTContext &Ctx;
   const llvm::DenseSet<const VarDecl *> &Escaped;
+  ProvenanceSummaries *Summaries;
 };
 
 } // namespace
 
-Provenance provenanceOfExpr(const Expr &E, const ASTContext &Ctx) {
-  return Evaluator(nullptr, &Ctx).eval(&E);
+Provenance provenanceOfExpr(const Expr &E, const ASTContext &Ctx,
+                            ProvenanceSummaries *Summaries) {
+  return Evaluator(nullptr, &Ctx, Summaries).eval(&E);
 }
 
 bool readsLocalPointer(const Expr &E) {
@@ -753,7 +809,8 @@ bool mayGiveLocalPointerAValue(const FunctionDecl &Function) {
 
 llvm::DenseMap<const Expr *, Provenance>
 analyzePointerProvenance(const FunctionDecl &Function, ASTContext &Ctx,
-                         llvm::ArrayRef<ProvenanceQuery> Queries) {
+                         llvm::ArrayRef<ProvenanceQuery> Queries,
+                         ProvenanceSummaries *Summaries) {
   llvm::DenseMap<const Expr *, Provenance> Answers;
   if (!Function.hasBody() || Function.isDependentContext())
     return Answers;
@@ -764,7 +821,7 @@ analyzePointerProvenance(const FunctionDecl &Function, ASTContext &Ctx,
 
   EscapeFinder Escapes;
   Escapes.TraverseDecl(const_cast<FunctionDecl *>(&Function));
-  Analysis Flow(Ctx, Escapes.Escaped);
+  Analysis Flow(Ctx, Escapes.Escaped, Summaries);
 
   AnalysisDeclContext AC(/*ADCMgr=*/nullptr, &Function);
   AC.getCFGBuildOptions().setAllAlwaysAdd();
@@ -824,6 +881,258 @@ analyzePointerProvenance(const FunctionDecl &Function, ASTContext &Ctx,
     if (Block && In[Block->getBlockID()])
       run(*Block, *In[Block->getBlockID()], /*Answer=*/true);
   return Answers;
+}
+
+namespace {
+
+/// The return statements of a function's own code (not of the lambdas it
+/// defines).
+class ReturnFinder : public RecursiveASTVisitor<ReturnFinder> {
+public:
+  llvm::SmallVector<const ReturnStmt *, 2> Returns;
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+  bool TraverseBlockExpr(BlockExpr *) { return true; }
+  bool VisitReturnStmt(ReturnStmt *Return) {
+    Returns.push_back(Return);
+    return true;
+  }
+};
+
+/// Every store into a pointer member in the user's code of a unit, and the
+/// members whose address is taken or that a reference binds.
+class FieldStoreFinder : public RecursiveASTVisitor<FieldStoreFinder> {
+public:
+  struct Store {
+    const FieldDecl *Field;
+    const FunctionDecl *Function;
+    const Stmt *Anchor;
+    const Expr *Value;
+  };
+  llvm::SmallVector<Store, 16> Stores;
+  llvm::DenseSet<const FieldDecl *> Escaped;
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseFunctionDecl(FunctionDecl *F) { return inFunction(F); }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *F) { return inFunction(F); }
+  bool TraverseCXXConstructorDecl(CXXConstructorDecl *F) {
+    return inFunction(F);
+  }
+  bool TraverseCXXDestructorDecl(CXXDestructorDecl *F) { return inFunction(F); }
+  bool TraverseCXXConversionDecl(CXXConversionDecl *F) { return inFunction(F); }
+
+  bool dataTraverseStmtPre(Stmt *S) {
+    Stack.push_back(S);
+    return true;
+  }
+  bool dataTraverseStmtPost(Stmt *) {
+    Stack.pop_back();
+    return true;
+  }
+
+  bool VisitFieldDecl(FieldDecl *Field) {
+    if (Field->getType()->isPointerType())
+      if (const Expr *Init = Field->getInClassInitializer())
+        Stores.push_back({Field, nullptr, nullptr, Init});
+    return true;
+  }
+  bool TraverseConstructorInitializer(CXXCtorInitializer *Init) {
+    if (const FieldDecl *Field = Init->getMember())
+      if (Field->getType()->isPointerType() && Init->getInit() &&
+          Init->isWritten())
+        Stores.push_back({Field, Current, nullptr, Init->getInit()});
+    return RecursiveASTVisitor::TraverseConstructorInitializer(Init);
+  }
+  bool VisitInitListExpr(InitListExpr *List) {
+    if (!List->isSemanticForm())
+      return true;
+    const RecordDecl *Record = List->getType()->getAsRecordDecl();
+    if (!Record || Record->isUnion())
+      return true;
+    if (const auto *CXX = dyn_cast<CXXRecordDecl>(Record))
+      if (CXX->hasDefinition() && CXX->getNumBases() != 0) {
+        for (const FieldDecl *Field : Record->fields())
+          if (Field->getType()->isPointerType())
+            Escaped.insert(Field);
+        return true;
+      }
+    unsigned I = 0;
+    for (const FieldDecl *Field : Record->fields()) {
+      if (I >= List->getNumInits())
+        break;
+      const Expr *Value = List->getInit(I++);
+      if (Field->getType()->isPointerType() &&
+          !isa<ImplicitValueInitExpr>(Value))
+        Stores.push_back({Field, Current, nullptr, Value});
+    }
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *Member) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field || !Field->getType()->isPointerType())
+      return true;
+    // Stack.back() is Member; look at what holds it.
+    size_t I = Stack.size() - 1;
+    while (I > 0 && isa<ParenExpr>(Stack[I - 1]))
+      --I;
+    if (I == 0)
+      return true;
+    const Stmt *Parent = Stack[I - 1];
+    const Stmt *Child = Stack[I];
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent))
+      if (Cast->getCastKind() == CK_LValueToRValue)
+        return true;
+    if (const auto *Binary = dyn_cast<BinaryOperator>(Parent)) {
+      if (Binary->getOpcode() == BO_Assign && Binary->getLHS() == Child) {
+        Stores.push_back({Field, Current, Binary, Binary->getRHS()});
+        return true;
+      }
+      if ((Binary->getOpcode() == BO_AddAssign ||
+           Binary->getOpcode() == BO_SubAssign) &&
+          Binary->getLHS() == Child)
+        return true; // p += n stays in the same memory
+    }
+    if (isa<UnaryExprOrTypeTraitExpr>(Parent))
+      return true;
+    if (const auto *Unary = dyn_cast<UnaryOperator>(Parent))
+      if (Unary->isIncrementDecrementOp())
+        return true;
+    Escaped.insert(Field);
+    return true;
+  }
+
+private:
+  bool inFunction(FunctionDecl *F) {
+    const FunctionDecl *Outer = Current;
+    Current = F;
+    bool Continue = RecursiveASTVisitor::TraverseFunctionDecl(F);
+    Current = Outer;
+    return Continue;
+  }
+
+  const FunctionDecl *Current = nullptr;
+  std::vector<const Stmt *> Stack;
+};
+
+/// Bound on nested summaries (a helper's return read from a member set
+/// from another helper's return ...).
+constexpr unsigned MaxSummaryDepth = 4;
+
+} // namespace
+
+Provenance ProvenanceSummaries::returnOf(const FunctionDecl &Function) {
+  const FunctionDecl *Definition = nullptr;
+  if (!Function.hasBody(Definition) || !Definition)
+    return {};
+  auto Found = Returns.find(Definition);
+  if (Found != Returns.end())
+    return Found->second;
+  if (Depth >= MaxSummaryDepth ||
+      !isSummarizable(*Definition, Ctx.getSourceManager()))
+    return {};
+  // Unknown while it is computed: a recursive call adds nothing.
+  Returns[Definition] = Provenance();
+  ReturnFinder Finder;
+  Finder.TraverseStmt(Definition->getBody());
+  llvm::SmallVector<ProvenanceQuery, 2> Queries;
+  for (const ReturnStmt *Return : Finder.Returns)
+    if (const Expr *Value = Return->getRetValue())
+      if (!isNull(Value, Ctx))
+        Queries.push_back({Return, Value});
+  Provenance Result;
+  if (!Queries.empty()) {
+    ++Depth;
+    llvm::DenseMap<const Expr *, Provenance> Answers =
+        analyzePointerProvenance(*Definition, Ctx, Queries, this);
+    --Depth;
+    bool First = true;
+    for (const ProvenanceQuery &Q : Queries) {
+      auto It = Answers.find(Q.Value);
+      Provenance P = It == Answers.end() ? Provenance() : It->second;
+      Result = First ? P : join(Result, P);
+      First = false;
+    }
+  }
+  Returns[Definition] = Result;
+  return Result;
+}
+
+void ProvenanceSummaries::collectFieldStores() {
+  StoresCollected = true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  FieldStoreFinder Finder;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      Finder.TraverseDecl(D);
+  for (const FieldStoreFinder::Store &S : Finder.Stores)
+    Stores[S.Field].push_back({S.Function, S.Anchor, S.Value});
+  Escaped = std::move(Finder.Escaped);
+}
+
+/// Whether every member function of \p Record that may store into its
+/// members has its body in the unit.
+static bool hasAllMemberBodies(const CXXRecordDecl &Record) {
+  for (const CXXMethodDecl *Method : Record.methods()) {
+    if (Method->isDeleted() || Method->isDefaulted() || Method->isImplicit() ||
+        Method->isPureVirtual())
+      continue;
+    if (!Method->hasBody() && !Method->isDependentContext())
+      return false;
+  }
+  return true;
+}
+
+Provenance ProvenanceSummaries::fieldOf(const FieldDecl &Field) {
+  auto Found = Fields.find(&Field);
+  if (Found != Fields.end())
+    return Found->second;
+  if (Depth >= MaxSummaryDepth)
+    return {};
+  const SourceManager &SM = Ctx.getSourceManager();
+  const auto *Record = dyn_cast<CXXRecordDecl>(Field.getParent());
+  if (!Record || SM.isInSystemHeader(SM.getExpansionLoc(Field.getLocation())) ||
+      !hasAllMemberBodies(*Record))
+    return Fields[&Field] = Provenance();
+  if (!StoresCollected)
+    collectFieldStores();
+  Fields[&Field] = Provenance();
+  if (Escaped.count(&Field))
+    return {};
+  auto It = Stores.find(&Field);
+  if (It == Stores.end())
+    return {};
+  Provenance Result;
+  bool First = true;
+  ++Depth;
+  for (const FieldStore &Store : It->second) {
+    if (isNull(Store.Value, Ctx))
+      continue;
+    // A copy from the same member of another object adds nothing.
+    if (const auto *Member =
+            dyn_cast<MemberExpr>(Store.Value->IgnoreParenImpCasts()))
+      if (Member->getMemberDecl() == &Field)
+        continue;
+    Provenance P;
+    if (Store.Anchor && Store.Function && readsLocalPointer(*Store.Value)) {
+      llvm::DenseMap<const Expr *, Provenance> Answers =
+          analyzePointerProvenance(*Store.Function, Ctx,
+                                   {{Store.Anchor, Store.Value}}, this);
+      auto Answer = Answers.find(Store.Value);
+      if (Answer != Answers.end())
+        P = Answer->second;
+    } else {
+      P = provenanceOfExpr(*Store.Value, Ctx, this);
+    }
+    P = via(P, ProvenanceStep::StoredInMember, Store.Value, &Field);
+    Result = First ? P : join(Result, P);
+    First = false;
+    if (!Result.isHost())
+      break;
+  }
+  --Depth;
+  if (First)
+    Result = Provenance();
+  return Fields[&Field] = Result;
 }
 
 } // namespace clang::tidy::cuda::utils

@@ -16,9 +16,24 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <string>
 
 namespace clang::tidy::cuda::utils {
+
+/// A function or a member the host memory passed through on its way to the
+/// expression asked about.
+struct ProvenanceStep {
+  enum KindT {
+    Returned,      ///< returned by a call of a function of the unit
+    StoredInMember ///< read from a pointer member, set to it here
+  } Kind = Returned;
+  /// The call, or the value stored into the member.
+  const Expr *Site = nullptr;
+  /// The function called, or the member.
+  const NamedDecl *Decl = nullptr;
+};
 
 /// Where host memory behind a pointer comes from.
 struct HostSource {
@@ -41,6 +56,9 @@ struct HostSource {
   /// The object a Container pointer is taken from ("v"), empty when it is not
   /// a named variable.
   std::string Object;
+  /// The calls and members between the expression asked about and the
+  /// source, nearest first; empty when the source is in the same function.
+  llvm::SmallVector<ProvenanceStep, 1> Via;
 
   /// Where to point a note: the allocation, or the variable's declaration.
   SourceLocation location() const;
@@ -63,6 +81,49 @@ struct Provenance {
   bool isHost() const { return Space == MemorySpace::Host; }
 };
 
+/// What the functions and pointer members of one translation unit hold,
+/// for the flow analysis to follow a pointer through a helper's return
+/// value (`float *w = make_weights(n);`) or a member set elsewhere (a
+/// constructor's `ptr_(buf_.data())`, read by a launch in another member
+/// function). Computed on first use and kept for the unit's lifetime.
+class ProvenanceSummaries {
+public:
+  explicit ProvenanceSummaries(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  /// What \p Function returns: host memory when every return statement
+  /// that is not a null pointer returns host memory on every path. Unknown
+  /// for a function of a library (system headers, `std`), without a body
+  /// here, virtual, or recursive.
+  Provenance returnOf(const FunctionDecl &Function);
+  /// What pointer member \p Field holds: host memory when every value the
+  /// unit stores into it (constructors' initializers, default member
+  /// initializers, assignments, aggregate initialization) that is not a
+  /// null pointer is host memory. Unknown when its address is taken or it
+  /// is bound to a reference, when its class has member functions whose
+  /// bodies are not in the unit, or when nothing stores into it.
+  Provenance fieldOf(const FieldDecl &Field);
+
+  ASTContext &context() const { return Ctx; }
+
+private:
+  void collectFieldStores();
+
+  ASTContext &Ctx;
+  llvm::DenseMap<const FunctionDecl *, Provenance> Returns;
+  llvm::DenseMap<const FieldDecl *, Provenance> Fields;
+  /// Every store into a pointer member: the function it is in (null for a
+  /// default member initializer), the statement to ask at, and the value.
+  struct FieldStore {
+    const FunctionDecl *Function;
+    const Stmt *Anchor;
+    const Expr *Value;
+  };
+  llvm::DenseMap<const FieldDecl *, llvm::SmallVector<FieldStore, 2>> Stores;
+  llvm::DenseSet<const FieldDecl *> Escaped;
+  bool StoresCollected = false;
+  unsigned Depth = 0;
+};
+
 /// A pointer-valued expression whose provenance is asked for, as it is when
 /// \c Anchor (an expression of the function's code: a kernel launch, a call,
 /// a lambda expression) is evaluated.
@@ -79,14 +140,18 @@ struct ProvenanceQuery {
 /// reference or a by-reference capture aliases is Unknown from then on.
 /// An anchor the CFG does not reach (dead code, the body of a nested lambda)
 /// leaves its queries Unknown.
+/// With \p Summaries, a pointer returned by a function of the unit or read
+/// from a pointer member is followed there.
 llvm::DenseMap<const Expr *, Provenance>
 analyzePointerProvenance(const FunctionDecl &Function, ASTContext &Ctx,
-                         llvm::ArrayRef<ProvenanceQuery> Queries);
+                         llvm::ArrayRef<ProvenanceQuery> Queries,
+                         ProvenanceSummaries *Summaries = nullptr);
 
 /// The provenance of \p E on its own, with every variable it reads Unknown:
 /// enough for `malloc(n)`, `v.data()` or `&x` written at the crossing, and a
 /// cheap test of whether a flow analysis can say more.
-Provenance provenanceOfExpr(const Expr &E, const ASTContext &Ctx);
+Provenance provenanceOfExpr(const Expr &E, const ASTContext &Ctx,
+                            ProvenanceSummaries *Summaries = nullptr);
 
 /// Whether \p E, after casts, pointer arithmetic and `?:`, reads a local
 /// variable or parameter of \p Function (whose value only the flow analysis

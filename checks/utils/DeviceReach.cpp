@@ -1,0 +1,495 @@
+//===--- DeviceReach.cpp - cuda-lambda-tidy -----------------------------===//
+
+#include "DeviceReach.h"
+#include "ExtendedLambda.h"
+#include "TypeFacts.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include <deque>
+
+namespace clang::tidy::cuda::utils {
+
+namespace {
+
+/// How many calls deep a parameter is followed: a wrapper of a wrapper of
+/// a launch is common (`forall(label, n, f)` calling `forall(n, f)`), six is
+/// well past what frameworks nest.
+constexpr unsigned MaxCallDepth = 6;
+
+/// See HostCodeSites.
+class SiteFinder : public RecursiveASTVisitor<SiteFinder> {
+public:
+  HostCodeSites Sites;
+
+  bool TraverseLambdaExpr(LambdaExpr *Lambda) {
+    for (const BoundaryCrossing &C : crossingsOfCaptures(*Lambda))
+      Sites.Crossings.push_back(C);
+    for (Expr *Init : Lambda->capture_inits())
+      if (Init)
+        TraverseStmt(Init);
+    return true;
+  }
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
+    for (const BoundaryCrossing &C : crossingsOfLaunch(*Launch))
+      Sites.Crossings.push_back(C);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (isa<CUDAKernelCallExpr>(Call))
+      return true;
+    llvm::SmallVector<BoundaryCrossing, 4> Crossings =
+        crossingsOfAlgorithmCall(*Call);
+    if (!Crossings.empty()) {
+      Sites.Crossings.append(Crossings.begin(), Crossings.end());
+      return true;
+    }
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      if (Callee->hasBody() && Call->getNumArgs() != 0)
+        Sites.Calls.push_back(Call);
+    return true;
+  }
+};
+
+/// Finds a dereference of the pointers in Tainted: `*p`, `p[i]`, `p->m`, or
+/// `p` passed on to a function (not through `...`). A local pointer
+/// initialized or assigned from one joins them.
+class DerefFinder : public RecursiveASTVisitor<DerefFinder> {
+public:
+  llvm::SmallPtrSet<const ValueDecl *, 4> Tainted;
+  bool Found = false;
+  bool Grew = false;
+
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  bool VisitUnaryOperator(UnaryOperator *Unary) {
+    if (Unary->getOpcode() == UO_Deref)
+      note(Unary->getSubExpr());
+    return !Found;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *Subscript) {
+    // Either side: with a dependent index (a generic lambda's `p[i]`, `i`
+    // an `auto` parameter) clang cannot tell which one is the base yet.
+    note(Subscript->getLHS());
+    note(Subscript->getRHS());
+    return !Found;
+  }
+  bool VisitMemberExpr(MemberExpr *Member) {
+    if (Member->isArrow())
+      note(Member->getBase());
+    return !Found;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    unsigned Named = Callee ? Callee->getNumParams() : Call->getNumArgs();
+    for (unsigned I = 0, N = Call->getNumArgs(); I < N && I < Named; ++I)
+      note(Call->getArg(I));
+    return !Found;
+  }
+  bool VisitVarDecl(VarDecl *Var) {
+    if (Var->getType()->isPointerType() && Var->getInit())
+      spread(Var->getInit(), Var);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *Binary) {
+    if (Binary->getOpcode() == BO_Assign)
+      if (const auto *Ref =
+              dyn_cast<DeclRefExpr>(Binary->getLHS()->IgnoreParens()))
+        if (Ref->getType()->isPointerType())
+          spread(Binary->getRHS(), Ref->getDecl());
+    return true;
+  }
+
+private:
+  void note(const Expr *E) {
+    if (const ValueDecl *Root = pointerRoot(E))
+      if (Tainted.count(Root))
+        Found = true;
+  }
+  void spread(const Expr *From, const ValueDecl *To) {
+    const ValueDecl *Root = pointerRoot(From);
+    if (Root && Tainted.count(Root) && Tainted.insert(To).second)
+      Grew = true;
+  }
+};
+
+/// Whether \p Function's code gives parameter \p Param another value, takes
+/// its address, or asks the runtime where it points: what it holds at a
+/// crossing is then not simply what the caller passed.
+class ParameterRebound : public RecursiveASTVisitor<ParameterRebound> {
+public:
+  explicit ParameterRebound(const ParmVarDecl *Param) : Param(Param) {}
+  bool Found = false;
+
+  bool VisitBinaryOperator(BinaryOperator *Binary) {
+    if (Binary->isAssignmentOp() && names(Binary->getLHS()))
+      Found = true;
+    return !Found;
+  }
+  bool VisitUnaryOperator(UnaryOperator *Unary) {
+    if (Unary->getOpcode() == UO_AddrOf && names(Unary->getSubExpr()))
+      Found = true;
+    return !Found;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier())
+      return true;
+    llvm::StringRef Name = Callee->getName();
+    if (Name == "cudaPointerGetAttributes" || Name == "cuPointerGetAttribute" ||
+        Name == "cuPointerGetAttributes")
+      for (const Expr *Arg : Call->arguments())
+        if (pointerRoot(Arg) == Param)
+          Found = true;
+    return !Found;
+  }
+
+private:
+  bool names(const Expr *E) const {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref && Ref->getDecl() == Param;
+  }
+  const ParmVarDecl *Param;
+};
+
+bool isInSystemHeader(const Decl &D) {
+  const SourceManager &SM = D.getASTContext().getSourceManager();
+  return SM.isInSystemHeader(SM.getExpansionLoc(D.getLocation()));
+}
+
+/// A host function whose code can be summarized: a definition, not a
+/// template's pattern, run on the host.
+const FunctionDecl *hostDefinition(const FunctionDecl &Function) {
+  const FunctionDecl *Definition = nullptr;
+  if (!Function.hasBody(Definition) || !Definition ||
+      Definition->isDependentContext())
+    return nullptr;
+  if (Definition->hasAttr<CUDAGlobalAttr>() ||
+      (Definition->hasAttr<CUDADeviceAttr>() &&
+       !Definition->hasAttr<CUDAHostAttr>()))
+    return nullptr;
+  return Definition;
+}
+
+} // namespace
+
+const ValueDecl *pointerRoot(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      return Ref->getDecl();
+    if (const auto *Cast = dyn_cast<CastExpr>(E)) {
+      if (!Cast->getType()->isPointerType() &&
+          Cast->getCastKind() != CK_LValueToRValue &&
+          Cast->getCastKind() != CK_NoOp)
+        return nullptr;
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Binary = dyn_cast<BinaryOperator>(E)) {
+      if (!Binary->isAdditiveOp() || !Binary->getType()->isPointerType())
+        return nullptr;
+      E = Binary->getLHS()->getType()->isPointerType() ? Binary->getLHS()
+                                                        : Binary->getRHS();
+      continue;
+    }
+    if (const auto *Unary = dyn_cast<UnaryOperator>(E)) {
+      if (!Unary->isIncrementDecrementOp())
+        return nullptr;
+      E = Unary->getSubExpr();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+const LambdaExpr *lambdaOf(const Expr *E) {
+  for (int Depth = 0; E && Depth < 4; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Lambda = dyn_cast<LambdaExpr>(E))
+      return Lambda;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      if (Construct->getNumArgs() != 1)
+        return nullptr;
+      E = Construct->getArg(0);
+      continue;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Var || !Var->hasLocalStorage() || !Var->getInit())
+        return nullptr;
+      E = Var->getInit();
+      continue;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+bool namesVariable(const Expr *E, const ValueDecl *Var) {
+  for (int Depth = 0; E && Depth < 6; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
+      if (Ref->getDecl() == Var)
+        return true;
+      // A local copy: `auto body = f;`.
+      const auto *Local = dyn_cast<VarDecl>(Ref->getDecl());
+      if (!Local || !Local->hasLocalStorage() || isa<ParmVarDecl>(Local) ||
+          !Local->getInit())
+        return false;
+      E = Local->getInit();
+      continue;
+    }
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      if (Construct->getNumArgs() < 1 ||
+          !Construct->getConstructor()->isCopyOrMoveConstructor())
+        return false;
+      E = Construct->getArg(0);
+      continue;
+    }
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee || Call->getNumArgs() != 1 || !Callee->isInStdNamespace() ||
+          !Callee->getIdentifier() ||
+          (Callee->getName() != "move" && Callee->getName() != "forward"))
+        return false;
+      E = Call->getArg(0);
+      continue;
+    }
+    return false;
+  }
+  return false;
+}
+
+bool dereferencesPointer(const Stmt *Code, const ValueDecl *Var) {
+  DerefFinder Finder;
+  Finder.Tainted.insert(Var);
+  // Each round may add the local copies of the pointer; a few rounds reach
+  // the copies of copies.
+  for (int Round = 0; Round < 4; ++Round) {
+    Finder.Grew = false;
+    Finder.TraverseStmt(const_cast<Stmt *>(Code));
+    if (Finder.Found || !Finder.Grew)
+      break;
+  }
+  return Finder.Found;
+}
+
+struct DeviceReach::Impl {
+  llvm::DenseMap<const FunctionDecl *, std::unique_ptr<HostCodeSites>> Sites;
+  llvm::DenseMap<std::pair<const Stmt *, const ValueDecl *>, bool> Derefs;
+  /// Per (function, parameter): the path, or null for none. An entry is
+  /// null while it is computed (a recursive call finds nothing there).
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>,
+                 const DeviceReachPath *>
+      Pointers, Callables;
+  llvm::DenseMap<std::pair<const FunctionDecl *, const LambdaExpr *>,
+                 const DeviceReachPath *>
+      Lambdas;
+  /// The paths, at addresses that stay put while the tables grow.
+  std::deque<DeviceReachPath> Paths;
+  unsigned Depth = 0;
+
+  const DeviceReachPath *keep(std::optional<DeviceReachPath> Path) {
+    if (!Path)
+      return nullptr;
+    Paths.push_back(std::move(*Path));
+    return &Paths.back();
+  }
+};
+
+DeviceReach::DeviceReach() : State(std::make_unique<Impl>()) {}
+DeviceReach::~DeviceReach() = default;
+
+const HostCodeSites &DeviceReach::sitesOf(const FunctionDecl &Function) {
+  std::unique_ptr<HostCodeSites> &Slot = State->Sites[&Function];
+  if (!Slot) {
+    SiteFinder Finder;
+    if (Function.getBody())
+      Finder.TraverseStmt(Function.getBody());
+    Slot = std::make_unique<HostCodeSites>(std::move(Finder.Sites));
+  }
+  return *Slot;
+}
+
+bool DeviceReach::dereferences(const Stmt *Code, const ValueDecl *Var) {
+  auto Found = State->Derefs.find({Code, Var});
+  if (Found != State->Derefs.end())
+    return Found->second;
+  bool Result = dereferencesPointer(Code, Var);
+  State->Derefs[{Code, Var}] = Result;
+  return Result;
+}
+
+namespace {
+
+DeviceReachPath prepend(ReachStep Step, const DeviceReachPath &Rest) {
+  DeviceReachPath Path = Rest;
+  Path.Steps.insert(Path.Steps.begin(), Step);
+  return Path;
+}
+
+} // namespace
+
+const DeviceReachPath *
+DeviceReach::pointerParameter(const FunctionDecl &Function, unsigned Index) {
+  const FunctionDecl *Definition = hostDefinition(Function);
+  if (!Definition || Index >= Definition->getNumParams() ||
+      isInSystemHeader(*Definition))
+    return nullptr;
+  const ParmVarDecl *Param = Definition->getParamDecl(Index);
+  if (!Param->getType()->isPointerType())
+    return nullptr;
+  auto Key = std::make_pair(Definition, Index);
+  if (auto Found = State->Pointers.find(Key); Found != State->Pointers.end())
+    return Found->second;
+  if (State->Depth >= MaxCallDepth)
+    return nullptr;
+  State->Pointers[Key] = nullptr;
+
+  std::optional<DeviceReachPath> Result;
+  ParameterRebound Rebound(Param);
+  Rebound.TraverseStmt(Definition->getBody());
+  if (!Rebound.Found) {
+    ++State->Depth;
+    const HostCodeSites &Sites = sitesOf(*Definition);
+    for (const BoundaryCrossing &C : Sites.Crossings) {
+      if (Result || !C.Value || pointerRoot(C.Value) != Param)
+        continue;
+      switch (C.Kind) {
+      case CrossingKind::KernelArgument: {
+        const FunctionDecl *Kernel =
+            C.Callee ? C.Callee->getDefinition() : nullptr;
+        if (Kernel && Kernel->getBody() && C.ArgIndex < Kernel->getNumParams() &&
+            dereferences(Kernel->getBody(), Kernel->getParamDecl(C.ArgIndex)))
+          Result = DeviceReachPath{{}, C};
+        break;
+      }
+      case CrossingKind::LambdaCapture:
+        if (C.Lambda && C.CapturedVar && C.Lambda->getBody() &&
+            (extendedLambdaKindOf(*C.Lambda) != ExtendedLambdaKind::HostDevice ||
+             lambda(*Definition, *C.Lambda)) &&
+            dereferences(C.Lambda->getBody(), C.CapturedVar))
+          Result = DeviceReachPath{{}, C};
+        break;
+      case CrossingKind::AlgorithmArgument:
+        if (C.Call && deviceAlgorithmOf(*C.Call) !=
+                          DeviceAlgorithm::ThrustOnDeviceIterators)
+          Result = DeviceReachPath{{}, C};
+        break;
+      }
+    }
+    for (const CallExpr *Call : Sites.Calls) {
+      if (Result)
+        break;
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      if (!Callee)
+        continue;
+      unsigned Offset = isa<CXXOperatorCallExpr>(Call) &&
+                                isa<CXXMethodDecl>(Callee)
+                            ? 1
+                            : 0;
+      for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I)
+        if (pointerRoot(Call->getArg(I)) == Param)
+          if (const DeviceReachPath *Inner =
+                  pointerParameter(*Callee, I - Offset)) {
+            Result = prepend({Call, Callee}, *Inner);
+            break;
+          }
+    }
+    --State->Depth;
+  }
+  return State->Pointers[Key] = State->keep(std::move(Result));
+}
+
+const DeviceReachPath *
+DeviceReach::callableParameter(const FunctionDecl &Function, unsigned Index) {
+  const FunctionDecl *Definition = hostDefinition(Function);
+  if (!Definition || Index >= Definition->getNumParams())
+    return nullptr;
+  const ParmVarDecl *Param = Definition->getParamDecl(Index);
+  QualType Type = Param->getType().getNonReferenceType();
+  if (!Type->isRecordType())
+    return nullptr;
+  auto Key = std::make_pair(Definition, Index);
+  if (auto Found = State->Callables.find(Key); Found != State->Callables.end())
+    return Found->second;
+  if (State->Depth >= MaxCallDepth)
+    return nullptr;
+  State->Callables[Key] = nullptr;
+
+  std::optional<DeviceReachPath> Result;
+  ++State->Depth;
+  const HostCodeSites &Sites = sitesOf(*Definition);
+  for (const BoundaryCrossing &C : Sites.Crossings) {
+    if (Result || !C.Value || !namesVariable(C.Value, Param))
+      continue;
+    if (C.Kind != CrossingKind::LambdaCapture) {
+      Result = DeviceReachPath{{}, C};
+      continue;
+    }
+    if (!C.Lambda)
+      continue;
+    if (extendedLambdaKindOf(*C.Lambda) != ExtendedLambdaKind::HostDevice)
+      Result = DeviceReachPath{{}, C};
+    else if (const DeviceReachPath *Outer = lambda(*Definition, *C.Lambda))
+      Result = *Outer;
+  }
+  for (const CallExpr *Call : Sites.Calls) {
+    if (Result)
+      break;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      continue;
+    unsigned Offset =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I)
+      if (namesVariable(Call->getArg(I), Param))
+        if (const DeviceReachPath *Inner =
+                callableParameter(*Callee, I - Offset)) {
+          Result = prepend({Call, Callee}, *Inner);
+          break;
+        }
+  }
+  --State->Depth;
+  return State->Callables[Key] = State->keep(std::move(Result));
+}
+
+const DeviceReachPath *DeviceReach::lambda(const FunctionDecl &Function,
+                                           const LambdaExpr &Lambda) {
+  auto Key = std::make_pair(&Function, &Lambda);
+  if (auto Found = State->Lambdas.find(Key); Found != State->Lambdas.end())
+    return Found->second;
+  State->Lambdas[Key] = nullptr;
+
+  std::optional<DeviceReachPath> Result;
+  const HostCodeSites &Sites = sitesOf(Function);
+  for (const BoundaryCrossing &C : Sites.Crossings)
+    if (!Result && C.Kind != CrossingKind::LambdaCapture && C.Value &&
+        lambdaOf(C.Value) == &Lambda)
+      Result = DeviceReachPath{{}, C};
+  for (const CallExpr *Call : Sites.Calls) {
+    if (Result)
+      break;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      continue;
+    unsigned Offset =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I)
+      if (lambdaOf(Call->getArg(I)) == &Lambda)
+        if (const DeviceReachPath *Inner =
+                callableParameter(*Callee, I - Offset)) {
+          Result = prepend({Call, Callee}, *Inner);
+          break;
+        }
+  }
+  return State->Lambdas[Key] = State->keep(std::move(Result));
+}
+
+} // namespace clang::tidy::cuda::utils
