@@ -52,32 +52,11 @@ private:
 /// constexpr functions (or any other unannotated function) implicitly
 /// `__host__ __device__`, so only written attributes count; an unannotated
 /// lambda runs where the code around it runs.
-enum class Space { Host, Device, HostDevice };
-
-Space spaceOf(const FunctionDecl &Function) {
-  const FunctionDecl *FD = &Function;
-  while (const auto *Method = dyn_cast<CXXMethodDecl>(FD)) {
-    if (!isLambdaCallOperator(Method) ||
-        utils::hasExplicitDeviceAttr(*Method) ||
-        utils::hasExplicitHostAttr(*Method))
-      break;
-    FD = dyn_cast<FunctionDecl>(Method->getParent()->getDeclContext());
-    if (!FD)
-      return Space::Host;
-  }
-  if (FD->hasAttr<CUDAGlobalAttr>())
-    return Space::Device;
-  if (!utils::hasExplicitDeviceAttr(*FD))
-    return Space::Host;
-  return utils::hasExplicitHostAttr(*FD) ? Space::HostDevice : Space::Device;
+utils::ExecutionSpace spaceOf(const FunctionDecl &Function) {
+  return utils::executionSpaceOf(Function, utils::AttributePolicy::AsWritten);
 }
 
-template <typename AttrT> bool hasWritten(const VarDecl &Var) {
-  for (const auto *A : Var.specific_attrs<AttrT>())
-    if (!A->isImplicit())
-      return true;
-  return false;
-}
+using Space = utils::ExecutionSpace;
 
 /// The closest parent of \p E that is not a parenthesis.
 DynTypedNode parentOf(const Expr &E, const utils::Ancestry &Above) {
@@ -176,7 +155,7 @@ bool hasDependentValue(const VarDecl &Var) {
 /// its body for the device only when a call evaluates it at run time.
 bool isConstexprDeviceFunction(const FunctionDecl &Function) {
   return Function.isConstexpr() && !isLambdaCallOperator(&Function) &&
-         spaceOf(Function) != Space::Host;
+         utils::runsOnDevice(spaceOf(Function));
 }
 
 /// Whether \p Kind needs the storage of a host constant, which a constexpr
@@ -400,6 +379,7 @@ void HostVariableInDeviceCodeCheck::check(
     DeviceCode = true;
     break;
   case Space::Device:
+  case Space::Global:
     DeviceCode = true;
     break;
   }
@@ -450,9 +430,11 @@ Use HostVariableInDeviceCodeCheck::judgeUse(const Expr &Ref,
     return Use::Fine;
 
   // Device variables, whatever their storage.
-  if (hasWritten<CUDADeviceAttr>(Var) || hasWritten<CUDAConstantAttr>(Var) ||
-      Var.hasAttr<CUDASharedAttr>() || Var.hasAttr<HIPManagedAttr>())
+  if (utils::variableSpaceOf(Var, utils::AttributePolicy::AsWritten) !=
+      utils::VariableSpace::Host)
     return Use::Fine;
+  // `__managed__` expanded from a macro of another name, which
+  // variableSpaceOf(), reading the declaration's text, does not see.
   for (const VarDecl *Redecl : Var.redecls()) {
     SourceLocation Name = SM.getExpansionLoc(Redecl->getLocation());
     SourceLocation Begin = SM.getExpansionLoc(Redecl->getBeginLoc());
@@ -465,7 +447,7 @@ Use HostVariableInDeviceCodeCheck::judgeUse(const Expr &Ref,
   // host-device function's is cuda-static-in-host-device-function's concern).
   if (Var.isStaticLocal()) {
     Owner = dyn_cast_or_null<FunctionDecl>(Var.getParentFunctionOrMethod());
-    if (Owner && spaceOf(*Owner) != Space::Host)
+    if (Owner && utils::runsOnDevice(spaceOf(*Owner)))
       return Use::Fine;
   }
 

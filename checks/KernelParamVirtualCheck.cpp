@@ -85,8 +85,7 @@ static std::optional<SourceLocation> hostConstruction(const Expr *Value) {
   if (Type->isRecordType()) {
     // An object variable: constructed where it is defined, on the host
     // unless it is a device variable.
-    if (Var->hasAttr<CUDADeviceAttr>() || Var->hasAttr<CUDAConstantAttr>() ||
-        Var->hasAttr<CUDASharedAttr>())
+    if (utils::variableSpaceOf(*Var) != utils::VariableSpace::Host)
       return std::nullopt;
     const auto *Function = dyn_cast<FunctionDecl>(Var->getDeclContext());
     if (Function && !utils::runsOnHost(utils::executionSpaceOf(*Function)))

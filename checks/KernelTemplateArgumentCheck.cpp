@@ -4,7 +4,6 @@
 #include "utils/ExecutionSpace.h"
 #include "utils/LocalType.h"
 #include "utils/SourceText.h"
-#include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -22,15 +21,23 @@ template <typename DeclT> bool isInstantiation(const DeclT &D) {
          Kind == TSK_ExplicitInstantiationDeclaration;
 }
 
-// One matcher each, the attributes first: every function and variable of
-// the unit (parameters included) is tried.
+/// Whether a variable in \p Space is one of the device's that the host
+/// registers by name: `__device__`, `__constant__` or `__managed__`.
+bool isRegisteredDeviceVariable(utils::VariableSpace Space) {
+  return Space == utils::VariableSpace::Device ||
+         Space == utils::VariableSpace::Constant ||
+         Space == utils::VariableSpace::Managed;
+}
+
+// One matcher each: every function and variable of the unit (parameters
+// included) is tried. A kernel's attribute first; a variable's
+// instantiation first, as variableSpaceOf() reads a declaration's text.
 AST_MATCHER(FunctionDecl, isKernelInstantiation) {
-  return Node.hasAttr<CUDAGlobalAttr>() && isInstantiation(Node);
+  return utils::isKernel(Node) && isInstantiation(Node);
 }
 AST_MATCHER(VarDecl, isDeviceVariableInstantiation) {
-  return (Node.hasAttr<CUDADeviceAttr>() ||
-          Node.hasAttr<CUDAConstantAttr>()) &&
-         isInstantiation(Node);
+  return isInstantiation(Node) &&
+         isRegisteredDeviceVariable(utils::variableSpaceOf(Node));
 }
 
 } // namespace
@@ -71,13 +78,11 @@ void KernelTemplateArgumentCheck::check(
     Where = Kernel->getPointOfInstantiation();
   } else if (const auto *Var = dyn_cast_or_null<VarTemplateSpecializationDecl>(
                  Result.Nodes.getNodeAs<VarDecl>("variable"))) {
-    // Written `__device__`/`__constant__`: clang also marks constexpr
-    // variables (libcu++'s `is_..._v` traits) implicitly, which nvcc keeps
-    // on the host.
-    const Attr *Space = Var->getAttr<CUDADeviceAttr>();
-    if (!Space || Space->isImplicit())
-      Space = Var->getAttr<CUDAConstantAttr>();
-    if (!Space || Space->isImplicit())
+    // Written `__device__`/`__constant__`/`__managed__`: clang also marks
+    // constexpr variables (libcu++'s `is_..._v` traits) implicitly, which
+    // nvcc keeps on the host.
+    if (!isRegisteredDeviceVariable(
+            utils::variableSpaceOf(*Var, utils::AttributePolicy::AsWritten)))
       return;
     Template = Var->getSpecializedTemplate();
     Args = Var->getTemplateArgs().asArray();

@@ -1,6 +1,7 @@
 //===--- LambdaAnnotationFormCheck.cpp - cuda-lambda-tidy ---------------===//
 
 #include "LambdaAnnotationFormCheck.h"
+#include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/LambdaSyntax.h"
 #include "utils/TemplateInstantiation.h"
@@ -47,11 +48,8 @@ void LambdaAnnotationFormCheck::checkPlacement(const LambdaExpr &Lambda,
     (utils::isAfterParameterList(*A, Lambda, SM) ? After : Before).push_back(A);
   if (After.empty())
     return;
-  const bool Host = llvm::any_of(After, llvm::IsaPred<CUDAHostAttr>);
-  const bool Device = llvm::any_of(After, llvm::IsaPred<CUDADeviceAttr>);
-  const StringRef Spelling = Host && Device ? "__host__ __device__"
-                             : Host         ? "__host__"
-                                            : "__device__";
+  const StringRef Spelling =
+      utils::spelling(utils::executionSpaceSpelledBy(After));
   SourceLocation First = utils::writtenLocation(*After.front(), SM);
   for (const Attr *A : After)
     if (SM.isBeforeInTranslationUnit(utils::writtenLocation(*A, SM), First))

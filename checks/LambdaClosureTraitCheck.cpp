@@ -194,7 +194,7 @@ namespace {
 /// dispatch of its own. The system header last.
 AST_MATCHER(DeclRefExpr, namesKernelOutsideSystemHeader) {
   const auto *Function = dyn_cast_or_null<FunctionDecl>(Node.getDecl());
-  return Function && Function->hasAttr<CUDAGlobalAttr>() &&
+  return Function && utils::isKernel(*Function) &&
          !utils::isExpansionInSystemHeader(
              Node.getBeginLoc(), Finder->getASTContext().getSourceManager());
 }

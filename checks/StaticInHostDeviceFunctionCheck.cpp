@@ -4,7 +4,6 @@
 #include "utils/PassDependence.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/TemplateInstantiation.h"
-#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Preprocessor.h"
@@ -49,9 +48,8 @@ void StaticInHostDeviceFunctionCheck::check(
       utils::executionSpaceOf(*Function) != utils::ExecutionSpace::HostDevice)
     return;
   // Written in device memory on purpose (`static __shared__`).
-  if (Var->hasAttr<CUDASharedAttr>() || Var->hasAttr<CUDAConstantAttr>() ||
-      (Var->hasAttr<CUDADeviceAttr>() &&
-       !Var->getAttr<CUDADeviceAttr>()->isImplicit()))
+  if (utils::variableSpaceOf(*Var, utils::AttributePolicy::AsWritten) !=
+      utils::VariableSpace::Host)
     return;
   if (isExempt(*Var))
     return;

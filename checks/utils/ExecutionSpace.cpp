@@ -1,26 +1,36 @@
 //===--- ExecutionSpace.cpp - cuda-lambda-tidy --------------------------===//
 
 #include "ExecutionSpace.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTLambda.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
-#include "clang/AST/ASTLambda.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
 
 namespace clang::tidy::cuda::utils {
 
-template <typename AttrT> static bool hasExplicit(const FunctionDecl &FD) {
-  for (const auto *A : FD.specific_attrs<AttrT>())
+/// Whether \p D carries an attribute \p AttrT that counts under \p Policy.
+template <typename AttrT, typename DeclT>
+static bool has(const DeclT &D, AttributePolicy Policy) {
+  if (Policy == AttributePolicy::WithImplicit)
+    return D.template hasAttr<AttrT>();
+  for (const auto *A : D.template specific_attrs<AttrT>())
     if (!A->isImplicit())
       return true;
   return false;
 }
 
 bool hasExplicitDeviceAttr(const FunctionDecl &Function) {
-  return hasExplicit<CUDADeviceAttr>(Function);
+  return has<CUDADeviceAttr>(Function, AttributePolicy::AsWritten);
 }
 
 bool hasExplicitHostAttr(const FunctionDecl &Function) {
-  return hasExplicit<CUDAHostAttr>(Function);
+  return has<CUDAHostAttr>(Function, AttributePolicy::AsWritten);
+}
+
+bool isKernel(const FunctionDecl &Function) {
+  return Function.hasAttr<CUDAGlobalAttr>();
 }
 
 /// The function whose body contains the closure class of \p CallOperator, or
@@ -29,7 +39,16 @@ static const FunctionDecl *functionAround(const CXXMethodDecl &CallOperator) {
   return dyn_cast<FunctionDecl>(CallOperator.getParent()->getDeclContext());
 }
 
-ExecutionSpace executionSpaceOf(const FunctionDecl &Function) {
+static ExecutionSpace spaceOf(bool Host, bool Device) {
+  if (Device && Host)
+    return ExecutionSpace::HostDevice;
+  if (Device)
+    return ExecutionSpace::Device;
+  return ExecutionSpace::Host;
+}
+
+ExecutionSpace executionSpaceOf(const FunctionDecl &Function,
+                                AttributePolicy Policy) {
   const FunctionDecl *FD = &Function;
   // An unannotated lambda runs where the code around it runs; clang's
   // implicit host-device attributes on it are an implementation detail.
@@ -42,15 +61,19 @@ ExecutionSpace executionSpaceOf(const FunctionDecl &Function) {
       return ExecutionSpace::Host;
     FD = Around;
   }
-  if (FD->hasAttr<CUDAGlobalAttr>())
+  if (isKernel(*FD))
     return ExecutionSpace::Global;
-  bool Host = FD->hasAttr<CUDAHostAttr>();
-  bool Device = FD->hasAttr<CUDADeviceAttr>();
-  if (Device && Host)
-    return ExecutionSpace::HostDevice;
-  if (Device)
-    return ExecutionSpace::Device;
-  return ExecutionSpace::Host;
+  return spaceOf(has<CUDAHostAttr>(*FD, Policy),
+                 has<CUDADeviceAttr>(*FD, Policy));
+}
+
+ExecutionSpace executionSpaceSpelledBy(llvm::ArrayRef<const Attr *> Attrs) {
+  bool Host = false, Device = false;
+  for (const Attr *A : Attrs) {
+    Host |= isa<CUDAHostAttr>(A);
+    Device |= isa<CUDADeviceAttr>(A);
+  }
+  return spaceOf(Host, Device);
 }
 
 bool runsOnDevice(ExecutionSpace Space) {
@@ -73,6 +96,40 @@ llvm::StringRef spelling(ExecutionSpace Space) {
     return "__global__";
   }
   llvm_unreachable("unknown execution space");
+}
+
+/// Whether a declaration of \p Var is written with `__managed__`, which
+/// clang drops in CUDA (it knows the attribute for HIP only): the text from
+/// the declaration's start to its name says so.
+static bool isWrittenManaged(const VarDecl &Var) {
+  if (Var.hasAttr<HIPManagedAttr>())
+    return true;
+  const ASTContext &Ctx = Var.getASTContext();
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const VarDecl *Redecl : Var.redecls()) {
+    CharSourceRange Range = CharSourceRange::getCharRange(
+        SM.getExpansionLoc(Redecl->getBeginLoc()),
+        SM.getExpansionLoc(Redecl->getLocation()));
+    bool Invalid = false;
+    llvm::StringRef Text =
+        Lexer::getSourceText(Range, SM, Ctx.getLangOpts(), &Invalid);
+    if (!Invalid && Text.contains("__managed__"))
+      return true;
+  }
+  return false;
+}
+
+VariableSpace variableSpaceOf(const VarDecl &Var, AttributePolicy Policy) {
+  // Like __global__, clang never adds __shared__ by itself.
+  if (Var.hasAttr<CUDASharedAttr>())
+    return VariableSpace::Shared;
+  if (has<CUDAConstantAttr>(Var, Policy))
+    return VariableSpace::Constant;
+  if (isWrittenManaged(Var))
+    return VariableSpace::Managed;
+  if (has<CUDADeviceAttr>(Var, Policy))
+    return VariableSpace::Device;
+  return VariableSpace::Host;
 }
 
 } // namespace clang::tidy::cuda::utils

@@ -3,7 +3,6 @@
 #include "LambdaReach.h"
 #include "ExecutionSpace.h"
 #include "clang/AST/ASTLambda.h"
-#include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -99,25 +98,11 @@ private:
 bool isHostCaller(const FunctionDecl *Caller) {
   if (!Caller)
     return true; // a namespace-scope initializer
-  const FunctionDecl *Owner = Caller;
-  while (const auto *Method = dyn_cast<CXXMethodDecl>(Owner)) {
-    if (!isLambdaCallOperator(Method) || hasExplicitDeviceAttr(*Method) ||
-        hasExplicitHostAttr(*Method))
-      break;
-    const auto *Around =
-        dyn_cast<FunctionDecl>(Method->getParent()->getDeclContext());
-    if (!Around)
-      return true;
-    Owner = Around;
-  }
-  switch (executionSpaceOf(*Owner)) {
-  case ExecutionSpace::Host:
-    return true;
-  case ExecutionSpace::HostDevice:
-    return !hasExplicitDeviceAttr(*Owner);
-  default:
-    return false;
-  }
+  // Host as written, and host or host-device as clang sees it (not a
+  // special member that clang makes device-only).
+  return executionSpaceOf(*Caller, AttributePolicy::AsWritten) ==
+             ExecutionSpace::Host &&
+         runsOnHost(executionSpaceOf(*Caller));
 }
 
 } // namespace
@@ -202,7 +187,7 @@ private:
       return;
     LambdaReach::Reference Ref{Site, Callee->getCanonicalDecl(),
                                Caller ? Caller->getCanonicalDecl() : nullptr};
-    if (Callee->hasAttr<CUDAGlobalAttr>())
+    if (isKernel(*Callee))
       Reach.Kernels.push_back(Ref);
     else
       Reach.CallsTo[Ref.Callee].push_back(Ref);
