@@ -414,6 +414,11 @@ void HostOwningObjectInDeviceCodeCheck::check(
       // A __host__ __device__ lambda handed to a kernel or a device
       // algorithm (here, or through a host template such as `apply`): its
       // captures cross now. A __device__ lambda's were judged at it.
+      const CXXMethodDecl *Operator = Record->getLambdaCallOperator();
+      if (!Operator || !Operator->hasAttr<CUDAHostAttr>() ||
+          !Operator->hasAttr<CUDADeviceAttr>() ||
+          !JudgedClosures.insert(Record).second)
+        continue;
       const LambdaExpr *Lambda = utils::findLambda(*Record).Lambda;
       if (!Lambda || utils::extendedLambdaKindOf(*Lambda) !=
                          utils::ExtendedLambdaKind::HostDevice)

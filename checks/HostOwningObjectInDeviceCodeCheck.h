@@ -6,6 +6,7 @@
 #include "utils/KernelBoundaryCheck.h"
 #include "utils/TypeFacts.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include <optional>
 
 namespace clang::tidy::cuda {
@@ -25,7 +26,10 @@ class HostOwningObjectInDeviceCodeCheck : public utils::KernelBoundaryCheck {
 public:
   using KernelBoundaryCheck::KernelBoundaryCheck;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override { UseCache.clear(); }
+  void onStartOfTranslationUnit() override {
+    UseCache.clear();
+    JudgedClosures.clear();
+  }
 
   /// Where \p Body first uses the host memory of \p Var (of \p Method's
   /// object when \p Var is null), \p Depth calls below the crossing.
@@ -45,6 +49,9 @@ private:
   llvm::DenseMap<std::pair<const Stmt *, const ValueDecl *>,
                  std::optional<SourceLocation>>
       UseCache;
+  /// The __host__ __device__ closures whose captures were judged when
+  /// handed to the device (a closure reaches many launches).
+  llvm::DenseSet<const CXXRecordDecl *> JudgedClosures;
 };
 
 } // namespace clang::tidy::cuda
