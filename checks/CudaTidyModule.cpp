@@ -6,6 +6,7 @@
 
 #include "DeviceDeducedReturnOnHostCheck.h"
 #include "ExtendedLambdaFlagCheck.h"
+#include "HostOwningObjectInDeviceCodeCheck.h"
 #include "HostPointerInDeviceCodeCheck.h"
 #include "HostVariableInDeviceCodeCheck.h"
 #include "KernelParamNontrivialCopyCheck.h"
@@ -45,6 +46,8 @@ public:
         "cuda-device-deduced-return-on-host");
     CheckFactories.registerCheck<ExtendedLambdaFlagCheck>(
         "cuda-extended-lambda-flag");
+    CheckFactories.registerCheck<HostOwningObjectInDeviceCodeCheck>(
+        "cuda-host-owning-object-in-device-code");
     CheckFactories.registerCheck<HostPointerInDeviceCodeCheck>(
         "cuda-host-pointer-in-device-code");
     CheckFactories.registerCheck<HostVariableInDeviceCodeCheck>(

@@ -155,6 +155,96 @@ std::optional<StdFunctionInType> findNvstdFunctionIn(QualType Type) {
   return findIn(Type, isNvstdFunction);
 }
 
+/// Whether \p Type is `std::allocator<T>`.
+static bool isStdAllocator(QualType Type) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      Type->getAsCXXRecordDecl());
+  return Spec && Spec->getName() == "allocator" && Spec->isInStdNamespace();
+}
+
+bool isHostOwningClass(const CXXRecordDecl &Record) {
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(&Record);
+  if (!Spec)
+    return false;
+  llvm::ArrayRef<TemplateArgument> Args = Spec->getTemplateArgs().asArray();
+  if (Spec->isInStdNamespace() && Spec->getIdentifier()) {
+    if (Spec->getName() == "shared_ptr")
+      return true;
+    if (Spec->getName() == "unique_ptr") {
+      if (Args.size() != 2 || Args[1].getKind() != TemplateArgument::Type)
+        return false;
+      const auto *Deleter = Args[1].getAsType()->getAsCXXRecordDecl();
+      return Deleter && Deleter->getName() == "default_delete" &&
+             Deleter->isInStdNamespace();
+    }
+  }
+  for (const TemplateArgument &Arg : Args)
+    if (Arg.getKind() == TemplateArgument::Type &&
+        isStdAllocator(Arg.getAsType()))
+      return true;
+  return false;
+}
+
+std::string HostOwningPart::memberPath() const {
+  std::string Path;
+  for (const Step &S : Steps) {
+    if (!S.Member)
+      continue;
+    if (!Path.empty())
+      Path += '.';
+    Path += S.Member->getName();
+  }
+  return Path;
+}
+
+/// Classes followed below the outer type: a framework's container nests a
+/// few levels (a struct holding a class deriving from std::vector).
+constexpr unsigned MaxHostOwningDepth = 8;
+
+static bool
+findOwningIn(QualType Type, HostOwningPart &Part, unsigned Depth,
+             llvm::SmallPtrSetImpl<const CXXRecordDecl *> &Visited) {
+  if (Depth > MaxHostOwningDepth || Type.isNull() ||
+      Type->isReferenceType() || Type->isDependentType())
+    return false;
+  Type = stripArrays(Type);
+  const CXXRecordDecl *Record = Type->getAsCXXRecordDecl();
+  if (!Record)
+    return false;
+  // Told by the template arguments, without the definition.
+  if (isHostOwningClass(*Record)) {
+    Part.OwningType = spelledType(Type);
+    Part.Owner = Record;
+    return true;
+  }
+  if (!Record->hasDefinition())
+    return false;
+  Record = Record->getDefinition();
+  if (!Visited.insert(Record).second)
+    return false;
+  for (const CXXBaseSpecifier &Base : Record->bases()) {
+    Part.Steps.push_back({Record, nullptr, &Base});
+    if (findOwningIn(Base.getType(), Part, Depth + 1, Visited))
+      return true;
+    Part.Steps.pop_back();
+  }
+  for (const FieldDecl *Field : Record->fields()) {
+    Part.Steps.push_back({Record, Field, nullptr});
+    if (findOwningIn(Field->getType(), Part, Depth + 1, Visited))
+      return true;
+    Part.Steps.pop_back();
+  }
+  return false;
+}
+
+std::optional<HostOwningPart> findHostOwningPart(QualType Type) {
+  HostOwningPart Part;
+  llvm::SmallPtrSet<const CXXRecordDecl *, 8> Visited;
+  if (findOwningIn(Type, Part, 0, Visited))
+    return Part;
+  return std::nullopt;
+}
+
 std::string qualifiedNameWithoutInline(const NamedDecl &D) {
   std::string Result = D.getNameAsString();
   for (const DeclContext *C = D.getDeclContext(); C; C = C->getParent()) {

@@ -66,6 +66,47 @@ std::optional<StdFunctionInType> findNvstdFunctionIn(QualType Type);
 /// findNvstdFunctionIn find nothing): a check can skip looking for one.
 bool declaresNvstdNamespace(const ASTContext &Context);
 
+/// Whether \p Record itself owns host heap memory: a class template
+/// specialization with a `std::allocator<T>` type argument (the standard
+/// containers and `std::basic_string` with their default allocator,
+/// `thrust::host_vector`, a framework's container built on `std::allocator`,
+/// and the standard library's own bases of those), `std::unique_ptr` with
+/// `std::default_delete`, or `std::shared_ptr`. A container with another
+/// allocator (managed or pinned memory, `std::pmr`) does not count: where its
+/// memory lives is the allocator's business.
+bool isHostOwningClass(const CXXRecordDecl &Record);
+
+/// Where a type owns host heap memory.
+struct HostOwningPart {
+  /// The host-owning class (isHostOwningClass), as diagnostics name it.
+  QualType OwningType;
+  const CXXRecordDecl *Owner = nullptr;
+  /// One step from a class to a part of it held by value.
+  struct Step {
+    /// The class the step starts from.
+    const CXXRecordDecl *Within = nullptr;
+    /// A data member of \c Within (null for a base).
+    const FieldDecl *Member = nullptr;
+    /// A base class of \c Within (null for a member).
+    const CXXBaseSpecifier *Base = nullptr;
+  };
+  /// From the outer type down to the owning class; empty when the type
+  /// itself (or its array element) is the owning class.
+  llvm::SmallVector<Step, 2> Steps;
+
+  bool isItself() const { return Steps.empty(); }
+  /// "inner.buffer": the data members on the way, bases left out.
+  std::string memberPath() const;
+};
+
+/// The first host-owning class held by value in \p Type: the type itself or
+/// its array element, else, depth first and at most eight classes deep, its
+/// bases and then its data members held by value or in arrays (`struct
+/// Params { std::vector<float> w; int n; }`, `class Vec : public
+/// std::vector<T>`). Pointers and references are not followed: the memory
+/// they reach is not the object's own. Nothing for a dependent type.
+std::optional<HostOwningPart> findHostOwningPart(QualType Type);
+
 /// `ns::name` of \p D with inline namespaces (libc++'s `__1`, libcu++'s
 /// `__4`) left out, so that `cuda::std::__4::invoke_result` reads
 /// `cuda::std::invoke_result`; empty for a declaration nested in a class or
