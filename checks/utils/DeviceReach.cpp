@@ -1,6 +1,7 @@
 //===--- DeviceReach.cpp - cuda-lambda-tidy -----------------------------===//
 
 #include "DeviceReach.h"
+#include "ExecutionSpace.h"
 #include "ExtendedLambda.h"
 #include "TypeFacts.h"
 #include "clang/AST/ASTContext.h"
@@ -164,9 +165,8 @@ const FunctionDecl *hostDefinition(const FunctionDecl &Function) {
   if (!Function.hasBody(Definition) || !Definition ||
       Definition->isDependentContext())
     return nullptr;
-  if (Definition->hasAttr<CUDAGlobalAttr>() ||
-      (Definition->hasAttr<CUDADeviceAttr>() &&
-       !Definition->hasAttr<CUDAHostAttr>()))
+  ExecutionSpace Space = executionSpaceOf(*Definition);
+  if (Space == ExecutionSpace::Global || Space == ExecutionSpace::Device)
     return nullptr;
   return Definition;
 }
