@@ -130,3 +130,77 @@ TEST(PointerProvenanceTest, FollowsAssignmentsBranchesAndLoops) {
 }
 
 } // namespace
+
+namespace {
+
+/// As atSink, with the unit's summaries: a helper's return value and a
+/// pointer member are followed.
+std::string atSinkThroughFunctions(ASTUnit &AST, const std::string &Function,
+                                   ProvenanceSummaries &Summaries) {
+  const auto *F = findFirst<FunctionDecl>(
+      AST, functionDecl(hasName(Function), isDefinition()));
+  const auto *Call = findFirst<CallExpr>(
+      AST, callExpr(callee(functionDecl(hasName("sink"))),
+                    hasAncestor(functionDecl(hasName(Function)))));
+  EXPECT_TRUE(F && Call) << Function;
+  if (!F || !Call)
+    return "";
+  auto Answers = analyzePointerProvenance(
+      *F, AST.getASTContext(), {{Call, Call->getArg(0)}}, &Summaries);
+  const Provenance &P = Answers[Call->getArg(0)];
+  if (P.Space == MemorySpace::Device)
+    return "device";
+  if (P.Space == MemorySpace::Unknown)
+    return "unknown";
+  std::string Via;
+  for (const ProvenanceStep &Step : P.Source.Via)
+    Via += (Step.Kind == ProvenanceStep::Returned ? "returned:" : "member:") +
+           Step.Decl->getNameAsString() + " ";
+  return Via + "host:" + (P.Source.What.empty() ? P.Source.Object : P.Source.What);
+}
+
+} // namespace
+
+TEST(PointerProvenanceTest, FollowsHelpersAndMembersOfTheUnit) {
+  auto AST = parseCuda(R"cu(
+    void sink(float *);
+    float *make(int n) { return new float[n]; }
+    float *make_or_null(int n) { if (n < 0) return nullptr; return make(n); }
+    float *make_device(int n) { float *d; cudaMalloc(&d, n); return d; }
+    float *mixed(bool c, int n) { return c ? make(n) : make_device(n); }
+    float *recursive(int n) { return n ? recursive(n - 1) : new float[1]; }
+    float *elsewhere(int n);
+    struct Holder {
+      Holder(int n) : p(new float[n]) {}
+      void use() { sink(p); }
+      float *p;
+    };
+    struct Either {
+      Either(int n) : p(new float[n]) {}
+      Either(float *q) : p(q) {}
+      void use() { sink(p); }
+      float *p;
+    };
+    void helper(int n) { float *w = make(n); sink(w); }
+    void helper_of_helper(int n) { sink(make_or_null(n)); }
+    void device_helper(int n) { sink(make_device(n)); }
+    void mixed_helper(int n) { sink(mixed(true, n)); }
+    void recursive_helper(int n) { sink(recursive(n)); }
+    void no_body(int n) { sink(elsewhere(n)); }
+  )cu");
+  ASSERT_TRUE(AST);
+  ProvenanceSummaries Summaries(AST->getASTContext());
+  EXPECT_EQ(atSinkThroughFunctions(*AST, "helper", Summaries),
+            "returned:make host:new[]");
+  EXPECT_EQ(atSinkThroughFunctions(*AST, "helper_of_helper", Summaries),
+            "returned:make_or_null returned:make host:new[]");
+  EXPECT_EQ(atSinkThroughFunctions(*AST, "device_helper", Summaries), "device");
+  EXPECT_EQ(atSinkThroughFunctions(*AST, "mixed_helper", Summaries), "unknown");
+  EXPECT_EQ(atSinkThroughFunctions(*AST, "recursive_helper", Summaries),
+            "unknown");
+  EXPECT_EQ(atSinkThroughFunctions(*AST, "no_body", Summaries), "unknown");
+  EXPECT_EQ(atSinkThroughFunctions(*AST, "use", Summaries),
+            "member:p host:new[]");
+  // Without summaries, a helper's value is unknown.
+  EXPECT_EQ(atSink(*AST, "helper"), "unknown");
+}
