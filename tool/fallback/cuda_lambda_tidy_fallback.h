@@ -228,6 +228,21 @@ struct __device_builtin__ cudaDeviceProp {
   int maxThreadsPerMultiProcessor;
 };
 
+enum __device_builtin__ cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
+
+struct __device_builtin__ cudaPointerAttributes {
+  enum cudaMemoryType type;
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+  long reserved[8];
+};
+
 struct __device_builtin__ cudaFuncAttributes {
   size_t sharedSizeBytes;
   size_t constSizeBytes;
@@ -269,6 +284,9 @@ __host__ __device__ cudaError_t cudaEventDestroy(cudaEvent_t event);
 __host__ __device__ cudaError_t
 cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 
+__host__ cudaError_t
+cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
+                         const void *ptr);
 __host__ cudaError_t cudaSetDevice(int device);
 __host__ cudaError_t cudaDeviceReset(void);
 __host__ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop,
