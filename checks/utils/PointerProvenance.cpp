@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PointerProvenance.h"
+#include "ExecutionSpace.h"
 #include "ExtendedLambda.h"
 #include "TypeFacts.h"
 #include "clang/AST/ASTContext.h"
@@ -28,7 +29,6 @@
 #include "clang/Analysis/AnalysisDeclContext.h"
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -218,25 +218,6 @@ std::string objectName(const Expr *E) {
   return "";
 }
 
-/// Whether the declaration of \p Var is written with `__managed__`, which
-/// clang drops in CUDA (it knows the attribute for HIP only).
-bool isWrittenManaged(const VarDecl &Var, const ASTContext &Ctx) {
-  if (Var.hasAttr<HIPManagedAttr>())
-    return true;
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const VarDecl *Redecl : Var.redecls()) {
-    CharSourceRange Range = CharSourceRange::getCharRange(
-        SM.getExpansionLoc(Redecl->getBeginLoc()),
-        SM.getExpansionLoc(Redecl->getLocation()));
-    bool Invalid = false;
-    llvm::StringRef Text =
-        Lexer::getSourceText(Range, SM, Ctx.getLangOpts(), &Invalid);
-    if (!Invalid && Text.contains("__managed__"))
-      return true;
-  }
-  return false;
-}
-
 class Evaluator {
 public:
   Evaluator(const VarState *Vars, const ASTContext *Ctx,
@@ -293,8 +274,7 @@ Provenance via(Provenance P, ProvenanceStep::KindT Kind, const Expr *Site,
 Provenance Evaluator::variable(const VarDecl *Var, bool Decayed) const {
   if (Var->getType()->isReferenceType())
     return {};
-  if (Var->hasAttr<CUDADeviceAttr>() || Var->hasAttr<CUDAConstantAttr>() ||
-      Var->hasAttr<CUDASharedAttr>() || (Ctx && isWrittenManaged(*Var, *Ctx)))
+  if (variableSpaceOf(*Var) != VariableSpace::Host)
     return device();
   if (!Var->hasLocalStorage() && !Var->hasGlobalStorage())
     return {};
