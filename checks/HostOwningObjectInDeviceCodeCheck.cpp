@@ -296,6 +296,7 @@ void HostOwningObjectInDeviceCodeCheck::report(
               "data, cudaMalloc) or a view of it instead")
       << owningValueName(C, Ctx) << C.Type.getNonReferenceType().getUnqualifiedType()
       << Route << Where;
+  noteHandedOn(C);
   if (!Part.isItself()) {
     const utils::HostOwningPart::Step &Last = Part.Steps.back();
     if (Last.Member)
@@ -400,11 +401,14 @@ void HostOwningObjectInDeviceCodeCheck::check(
   if (!getLangOpts().CUDAIsDevice)
     return;
   const ASTContext &Ctx = *Result.Context;
-  for (const utils::BoundaryCrossing &C : utils::crossingsOf(Result)) {
+  for (const utils::BoundaryCrossing &C : crossingsOf(Result)) {
     if (C.Kind == utils::CrossingKind::LambdaCapture) {
-      // A __host__ __device__ lambda crosses when it is handed over below.
+      // A __host__ __device__ lambda crosses when it is handed over below,
+      // or when a kernel is instantiated with its type (however the host
+      // launches it).
       if (utils::extendedLambdaKindOf(*C.Lambda) ==
-          utils::ExtendedLambdaKind::Device)
+              utils::ExtendedLambdaKind::Device ||
+          reach().kernelInstantiatedWith(*C.Lambda->getLambdaClass()))
         judgeCapture(C, Ctx);
       continue;
     }

@@ -27,6 +27,7 @@ public:
   using KernelBoundaryCheck::KernelBoundaryCheck;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
   void onStartOfTranslationUnit() override {
+    KernelBoundaryCheck::onStartOfTranslationUnit();
     UseCache.clear();
     JudgedClosures.clear();
   }

@@ -3,6 +3,7 @@
 #include "HostPointerInDeviceCodeCheck.h"
 #include "utils/BoolOption.h"
 #include "utils/DeviceReach.h"
+#include "utils/KernelBoundaryCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/KernelBoundary.h"
@@ -45,17 +46,6 @@ std::string nameOf(const utils::BoundaryCrossing &C, const ASTContext &Ctx) {
 
 /// `thrust::for_each`, `cub::DeviceReduce::Sum`: the algorithm as written,
 /// without its template arguments.
-std::string algorithmName(const FunctionDecl &Callee) {
-  std::string Name;
-  if (const auto *Method = dyn_cast<CXXMethodDecl>(&Callee)) {
-    std::string Class = utils::qualifiedNameWithoutInline(*Method->getParent());
-    if (!Class.empty())
-      return Class + "::" + Method->getNameAsString();
-  }
-  Name = utils::qualifiedNameWithoutInline(Callee);
-  return Name.empty() ? Callee.getNameAsString() : Name;
-}
-
 } // namespace
 
 HostPointerInDeviceCodeCheck::HostPointerInDeviceCodeCheck(
@@ -147,33 +137,6 @@ static unsigned endKind(const utils::BoundaryCrossing &C) {
   return 0;
 }
 
-void HostPointerInDeviceCodeCheck::notePath(const utils::DeviceReachPath &Path,
-                                            bool Lambda) {
-  for (size_t I = 0; I < Path.Steps.size(); ++I) {
-    const utils::ReachStep &Step = Path.Steps[I];
-    diag(Step.Call->getBeginLoc(), "%select{it|the lambda}0 is handed to "
-                                   "'%1' here",
-         DiagnosticIDs::Note)
-        << (Lambda ? 1 : 0) << Step.Callee->getNameAsString();
-  }
-  const utils::BoundaryCrossing &End = Path.Crossing;
-  switch (End.Kind) {
-  case utils::CrossingKind::KernelArgument:
-    diag(End.Loc, "kernel '%0' receives it here", DiagnosticIDs::Note)
-        << End.Callee->getNameAsString();
-    break;
-  case utils::CrossingKind::LambdaCapture:
-    diag(End.Loc, "an extended %0 lambda captures it here",
-         DiagnosticIDs::Note)
-        << utils::spelling(utils::extendedLambdaKindOf(*End.Lambda));
-    break;
-  case utils::CrossingKind::AlgorithmArgument:
-    diag(End.Loc, "'%0' receives it here", DiagnosticIDs::Note)
-        << algorithmName(*End.Callee);
-    break;
-  }
-}
-
 void HostPointerInDeviceCodeCheck::check(
     const MatchFinder::MatchResult &Result) {
   const auto *Function = Result.Nodes.getNodeAs<FunctionDecl>("function");
@@ -200,6 +163,9 @@ void HostPointerInDeviceCodeCheck::check(
     const CallExpr *Call = nullptr;
     const Expr *Value = nullptr;
     const utils::DeviceReachPath *Path = nullptr;
+    /// A __host__ __device__ lambda no path leads from: the kernel
+    /// instantiated with its type.
+    const FunctionDecl *Kernel = nullptr;
     SourceLocation Loc;
     const Stmt *anchor() const {
       if (Call)
@@ -216,6 +182,7 @@ void HostPointerInDeviceCodeCheck::check(
     if (Reported.count(C.Loc.getRawEncoding()))
       continue;
     const utils::DeviceReachPath *Path = nullptr;
+    const FunctionDecl *Kernel = nullptr;
     switch (C.Kind) {
     case utils::CrossingKind::KernelArgument: {
       const FunctionDecl *Kernel = C.Callee ? C.Callee->getDefinition() : nullptr;
@@ -229,11 +196,16 @@ void HostPointerInDeviceCodeCheck::check(
       if (!C.Lambda || !C.CapturedVar || !C.Lambda->getBody())
         continue;
       // A __host__ __device__ lambda may run on the host; it crosses when
-      // it is handed to a kernel, a device algorithm or a launch wrapper.
+      // it is handed to a kernel, a device algorithm or a launch wrapper,
+      // or when a kernel is instantiated with its type however the host
+      // gets there (a framework's driver object launched through a
+      // function pointer).
       if (utils::extendedLambdaKindOf(*C.Lambda) ==
           utils::ExtendedLambdaKind::HostDevice) {
         Path = Reach->lambda(*Function, *C.Lambda);
         if (!Path)
+          Kernel = Reach->kernelInstantiatedWith(*C.Lambda->getLambdaClass());
+        if (!Path && !Kernel)
           continue;
       }
       if (!Reach->dereferences(C.Lambda->getBody(), C.CapturedVar))
@@ -250,7 +222,7 @@ void HostPointerInDeviceCodeCheck::check(
         continue;
       break;
     }
-    Candidates.push_back({&C, nullptr, C.Value, Path, C.Loc});
+    Candidates.push_back({&C, nullptr, C.Value, Path, Kernel, C.Loc});
   }
   for (const CallExpr *Call : Sites.Calls) {
     const FunctionDecl *Callee = Call->getDirectCallee();
@@ -263,7 +235,8 @@ void HostPointerInDeviceCodeCheck::check(
         continue;
       if (const utils::DeviceReachPath *Path =
               Reach->pointerParameter(*Callee, I - Offset))
-        Candidates.push_back({nullptr, Call, Arg, Path, Arg->getBeginLoc()});
+        Candidates.push_back(
+            {nullptr, Call, Arg, Path, nullptr, Arg->getBeginLoc()});
     }
   }
   if (Candidates.empty())
@@ -318,7 +291,7 @@ void HostPointerInDeviceCodeCheck::check(
       if (End.Kind == utils::CrossingKind::LambdaCapture)
         EndName = utils::spelling(utils::extendedLambdaKindOf(*End.Lambda));
       else if (End.Kind == utils::CrossingKind::AlgorithmArgument)
-        EndName = algorithmName(*End.Callee);
+        EndName = utils::deviceCalleeName(*End.Callee);
       else
         EndName = End.Callee->getNameAsString();
       diag(C.Loc, "host pointer '%0' is passed to '%1', which hands it on to "
@@ -328,7 +301,8 @@ void HostPointerInDeviceCodeCheck::check(
                   "cudaMallocManaged, thrust::device_vector) instead")
           << Name << C.Call->getDirectCallee()->getNameAsString()
           << endKind(End) << EndName;
-      notePath(*C.Path, /*Lambda=*/false);
+      utils::noteHandedOn(*this, C.Path->Steps, C.Path->Crossing,
+                          C.Path->Crossing.Loc, /*Lambda=*/false);
       noteSource(P.Source, C.Value);
       continue;
     }
@@ -355,7 +329,7 @@ void HostPointerInDeviceCodeCheck::check(
                    "execution policy|}2, which dereferences it on the device, "
                    "where it is not a valid address; pass device memory "
                    "(thrust::device_vector, cudaMalloc) instead")
-          << Name << algorithmName(*X.Callee)
+          << Name << utils::deviceCalleeName(*X.Callee)
           << (utils::deviceAlgorithmOf(*X.Call) == utils::DeviceAlgorithm::Cub
                   ? 1
                   : 0);
@@ -364,7 +338,13 @@ void HostPointerInDeviceCodeCheck::check(
     // A __host__ __device__ lambda handed to a launch wrapper: say how it
     // gets to the device.
     if (C.Path && !C.Path->Steps.empty())
-      notePath(*C.Path, /*Lambda=*/true);
+      utils::noteHandedOn(*this, C.Path->Steps, C.Path->Crossing,
+                          C.Path->Crossing.Loc, /*Lambda=*/true);
+    else if (C.Kernel)
+      diag(X.Lambda->getBeginLoc(),
+           "kernel '%0' is instantiated with the lambda's type",
+           DiagnosticIDs::Note)
+          << C.Kernel->getNameAsString();
     noteSource(P.Source, C.Value);
   }
 }

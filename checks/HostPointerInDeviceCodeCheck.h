@@ -41,9 +41,6 @@ public:
 private:
   /// The note at where the host memory comes from.
   void noteSource(const utils::HostSource &Source, const Expr *Value);
-  /// Notes along \p Path: the calls that hand the pointer (or, with
-  /// \p Lambda, the lambda) on, and where it crosses.
-  void notePath(const utils::DeviceReachPath &Path, bool Lambda);
 
   const bool HostMemoryIsDeviceAccessible;
   /// Crossings already reported (a template's instantiations share them).

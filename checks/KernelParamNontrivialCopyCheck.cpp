@@ -232,7 +232,7 @@ Finding hazardOf(const CXXRecordDecl &Record, const SourceManager &SM) {
 void KernelParamNontrivialCopyCheck::check(
     const MatchFinder::MatchResult &Result) {
   const SourceManager &SM = *Result.SourceManager;
-  for (const utils::BoundaryCrossing &Crossing : utils::crossingsOf(Result)) {
+  for (const utils::BoundaryCrossing &Crossing : crossingsOf(Result)) {
     if (alreadyReported(Crossing))
       continue;
     Finding Found;
@@ -302,6 +302,7 @@ void KernelParamNontrivialCopyCheck::check(
     case Hazard::None:
       break;
     }
+    noteHandedOn(Crossing);
     static constexpr const char *Notes[] = {
         "", "the copy constructor stores the address here",
         "the destructor frees memory here",

@@ -18,7 +18,7 @@ static const FieldDecl *firstReferenceMember(const CXXRecordDecl &Record) {
 
 void KernelParamReferenceMemberCheck::check(
     const MatchFinder::MatchResult &Result) {
-  for (const utils::BoundaryCrossing &Crossing : utils::crossingsOf(Result)) {
+  for (const utils::BoundaryCrossing &Crossing : crossingsOf(Result)) {
     if (alreadyReported(Crossing))
       continue;
     const FieldDecl *Member = nullptr;
@@ -61,6 +61,7 @@ void KernelParamReferenceMemberCheck::check(
       utils::addCrossingArgs(Diag, Crossing);
       Diag << IsCapture << Path;
     }
+    noteHandedOn(Crossing);
     if (IsCapture)
       diag(Member->getLocation(), "captured by reference here",
            DiagnosticIDs::Note);

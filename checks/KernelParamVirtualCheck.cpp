@@ -108,7 +108,7 @@ static std::optional<SourceLocation> hostConstruction(const Expr *Value) {
 }
 
 void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
-  for (const utils::BoundaryCrossing &Crossing : utils::crossingsOf(Result)) {
+  for (const utils::BoundaryCrossing &Crossing : crossingsOf(Result)) {
     if (alreadyReported(Crossing))
       continue;
     const CXXMethodDecl *Virtual = nullptr;
@@ -135,6 +135,7 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
         utils::addCrossingArgs(Diag, Crossing);
         Diag << !Part->Members.empty() << Part->memberPath() << Part->Record;
       }
+      noteHandedOn(Crossing);
       diag(Virtual->getLocation(), "virtual function %0 declared here",
            DiagnosticIDs::Note)
           << Virtual;
@@ -168,6 +169,7 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
       utils::addCrossingArgs(Diag, Crossing);
       Diag << Record;
     }
+    noteHandedOn(Crossing);
     diag(*Construction, "constructed on the host here",
          DiagnosticIDs::Note);
     diag(Virtual->getLocation(), "virtual function %0 declared here",

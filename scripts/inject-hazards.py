@@ -58,6 +58,8 @@ expectation's "caught" and "missed" lists: exit 1 when an expected catch is
 missed (a regression), when a listed miss is now caught (update the
 expectation), when a mutant is in neither list, or when a lint failed (a
 skip is never a pass). --kinds K,K (ids or rules, e.g. H33) limits the kinds.
+--checks GLOBS (default -*,cuda-*) is the lint's --checks; the self-test
+turns a check off with it to have a miss to detect.
 
 Output (--out, default inject-out/): results.json (every mutant), results.md
 (the tables for docs/real-code.md: per framework, framework x kind, the
@@ -81,7 +83,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-CHECKS = "--checks=-*,cuda-*"
+CHECKS = "-*,cuda-*"
 NVCC_NAMES = re.compile(r"^(nvcc|nvcc_wrapper|.*-nvcc)$")
 LAUNCHERS = {"ccache", "sccache", "env", "distcc", "icecc"}
 DIAG_RE = re.compile(
@@ -408,7 +410,7 @@ def on_signal(signum, frame):
 
 
 def lint(tidy, db_dir, file, extra, timeout):
-    cmd = ["nice", "-n", "10", tidy, CHECKS, "-p", str(db_dir)] + extra + [file]
+    cmd = ["nice", "-n", "10", tidy, f"--checks={CHECKS}", "-p", str(db_dir)] + extra + [file]
     env = dict(os.environ, CUDA_LAMBDA_TIDY_NO_CACHE="1")
     rc, timed_out, out, wall = run_proc(cmd, env=env, timeout=timeout)
     diags = []
@@ -759,6 +761,7 @@ def check_expectation(results, expect_path):
 
 
 def main():
+    global CHECKS
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tidy")
     ap.add_argument("--merge", help="DIR,DIR: merge the results.json of earlier runs into --out")
@@ -771,6 +774,7 @@ def main():
     ap.add_argument("--files-for", action="append", default=[])
     ap.add_argument("--seed", default="1")
     ap.add_argument("--kinds", default="")
+    ap.add_argument("--checks", default=CHECKS)
     ap.add_argument("--no-nvcc", action="store_true")
     ap.add_argument("--nvcc-files", type=int, default=0)
     ap.add_argument("--nvcc-cache")
@@ -780,6 +784,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--out", default="inject-out")
     args = ap.parse_args()
+    CHECKS = args.checks
     if args.merge:
         runs = [json.loads((Path(d) / "results.json").read_text()) for d in args.merge.split(",")]
         meta = dict(runs[0]["meta"])

@@ -5,6 +5,7 @@
 #include "ExtendedLambda.h"
 #include "TypeFacts.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include <deque>
@@ -227,24 +228,27 @@ const LambdaExpr *lambdaOf(const Expr *E) {
   return nullptr;
 }
 
-bool namesVariable(const Expr *E, const ValueDecl *Var) {
+/// The variable \p E names through copies, casts, `std::move`/`forward`
+/// and local copies (`auto body = f;`), stopping at \p Target when met on
+/// the way; null when \p E is something else.
+static const ValueDecl *namedThroughCopies(const Expr *E,
+                                           const ValueDecl *Target) {
   for (int Depth = 0; E && Depth < 6; ++Depth) {
     E = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
-      if (Ref->getDecl() == Var)
-        return true;
-      // A local copy: `auto body = f;`.
+      if (Ref->getDecl() == Target)
+        return Target;
       const auto *Local = dyn_cast<VarDecl>(Ref->getDecl());
       if (!Local || !Local->hasLocalStorage() || isa<ParmVarDecl>(Local) ||
           !Local->getInit())
-        return false;
+        return Ref->getDecl();
       E = Local->getInit();
       continue;
     }
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
       if (Construct->getNumArgs() < 1 ||
           !Construct->getConstructor()->isCopyOrMoveConstructor())
-        return false;
+        return nullptr;
       E = Construct->getArg(0);
       continue;
     }
@@ -257,13 +261,33 @@ bool namesVariable(const Expr *E, const ValueDecl *Var) {
       if (!Callee || Call->getNumArgs() != 1 || !Callee->isInStdNamespace() ||
           !Callee->getIdentifier() ||
           (Callee->getName() != "move" && Callee->getName() != "forward"))
-        return false;
+        return nullptr;
       E = Call->getArg(0);
       continue;
     }
-    return false;
+    return nullptr;
   }
-  return false;
+  return nullptr;
+}
+
+bool namesVariable(const Expr *E, const ValueDecl *Var) {
+  return Var && namedThroughCopies(E, Var) == Var;
+}
+
+const ParmVarDecl *forwardedTemplateParameter(const Expr *E) {
+  const auto *Param =
+      dyn_cast_or_null<ParmVarDecl>(namedThroughCopies(E, nullptr));
+  if (!Param)
+    return nullptr;
+  const auto *Function = dyn_cast<FunctionDecl>(Param->getDeclContext());
+  if (!Function)
+    return nullptr;
+  const FunctionDecl *Pattern = Function->getTemplateInstantiationPattern();
+  unsigned Index = Param->getFunctionScopeIndex();
+  if (!Pattern || Index >= Pattern->getNumParams() ||
+      !Pattern->getParamDecl(Index)->getType()->isDependentType())
+    return nullptr;
+  return Param;
 }
 
 bool dereferencesPointer(const Stmt *Code, const ValueDecl *Var) {
@@ -294,6 +318,10 @@ struct DeviceReach::Impl {
   /// The paths, at addresses that stay put while the tables grow.
   std::deque<DeviceReachPath> Paths;
   unsigned Depth = 0;
+  /// Per class held in a kernel's template arguments: the kernel. Made on
+  /// the first question.
+  std::optional<llvm::DenseMap<const CXXRecordDecl *, const FunctionDecl *>>
+      KernelOf;
 
   const DeviceReachPath *keep(std::optional<DeviceReachPath> Path) {
     if (!Path)
@@ -302,6 +330,82 @@ struct DeviceReach::Impl {
     return &Paths.back();
   }
 };
+
+namespace {
+
+/// Lists the classes each kernel template's specializations hold in their
+/// template arguments: a closure or functor type itself, the classes of
+/// class templates' arguments (`ParallelFor<Closure, Policy>`), the captures
+/// of a closure (a wrapper's lambda capturing the user's). Declarations
+/// only: kernels are declared at namespace scope.
+class KernelIndex {
+public:
+  explicit KernelIndex(
+      llvm::DenseMap<const CXXRecordDecl *, const FunctionDecl *> &KernelOf)
+      : KernelOf(KernelOf) {}
+
+  void index(const DeclContext &Context) {
+    for (const Decl *D : Context.decls()) {
+      if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(D)) {
+        index(*cast<DeclContext>(D));
+        continue;
+      }
+      const auto *Template = dyn_cast<FunctionTemplateDecl>(D);
+      if (!Template || !Template->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
+        continue;
+      for (const FunctionDecl *Kernel : Template->specializations())
+        if (const TemplateArgumentList *Args =
+                Kernel->getTemplateSpecializationArgs())
+          for (const TemplateArgument &Arg : Args->asArray())
+            hold(Arg, *Kernel, 0);
+    }
+  }
+
+private:
+  static constexpr unsigned MaxNesting = 4;
+
+  void hold(const TemplateArgument &Arg, const FunctionDecl &Kernel,
+            unsigned Nesting) {
+    if (Arg.getKind() == TemplateArgument::Pack) {
+      for (const TemplateArgument &Element : Arg.pack_elements())
+        hold(Element, Kernel, Nesting);
+      return;
+    }
+    if (Arg.getKind() == TemplateArgument::Type)
+      hold(Arg.getAsType(), Kernel, Nesting);
+  }
+
+  void hold(QualType Type, const FunctionDecl &Kernel, unsigned Nesting) {
+    const CXXRecordDecl *Record =
+        Type.getNonReferenceType()->getBaseElementTypeUnsafe()
+            ->getAsCXXRecordDecl();
+    if (!Record || Nesting > MaxNesting ||
+        !KernelOf.try_emplace(Record->getCanonicalDecl(), &Kernel).second)
+      return;
+    if (const auto *Specialization =
+            dyn_cast<ClassTemplateSpecializationDecl>(Record))
+      for (const TemplateArgument &Arg :
+           Specialization->getTemplateArgs().asArray())
+        hold(Arg, Kernel, Nesting + 1);
+    if (Record->isLambda())
+      for (const FieldDecl *Capture : Record->fields())
+        hold(Capture->getType(), Kernel, Nesting + 1);
+  }
+
+  llvm::DenseMap<const CXXRecordDecl *, const FunctionDecl *> &KernelOf;
+};
+
+} // namespace
+
+const FunctionDecl *
+DeviceReach::kernelInstantiatedWith(const CXXRecordDecl &Type) {
+  if (!State->KernelOf) {
+    State->KernelOf.emplace();
+    KernelIndex(*State->KernelOf)
+        .index(*Type.getASTContext().getTranslationUnitDecl());
+  }
+  return State->KernelOf->lookup(Type.getCanonicalDecl());
+}
 
 DeviceReach::DeviceReach() : State(std::make_unique<Impl>()) {}
 DeviceReach::~DeviceReach() = default;
@@ -332,6 +436,28 @@ DeviceReachPath prepend(ReachStep Step, const DeviceReachPath &Rest) {
   DeviceReachPath Path = Rest;
   Path.Steps.insert(Path.Steps.begin(), Step);
   return Path;
+}
+
+// The first of Calls that hands an argument ArgumentMatches on to a parameter
+// of its callee that ParameterReaches leads to the device: that parameter's
+// path with the call in front. A member operator's first argument is its
+// object, not a parameter.
+template <typename ArgumentMatches, typename ParameterReaches>
+std::optional<DeviceReachPath>
+throughCalls(llvm::ArrayRef<const CallExpr *> Calls, ArgumentMatches Matches,
+             ParameterReaches Reaches) {
+  for (const CallExpr *Call : Calls) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      continue;
+    unsigned Offset =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I)
+      if (Matches(Call->getArg(I)))
+        if (const DeviceReachPath *Inner = Reaches(*Callee, I - Offset))
+          return prepend({Call, Callee}, *Inner);
+  }
+  return std::nullopt;
 }
 
 } // namespace
@@ -384,24 +510,13 @@ DeviceReach::pointerParameter(const FunctionDecl &Function, unsigned Index) {
         break;
       }
     }
-    for (const CallExpr *Call : Sites.Calls) {
-      if (Result)
-        break;
-      const FunctionDecl *Callee = Call->getDirectCallee();
-      if (!Callee)
-        continue;
-      unsigned Offset = isa<CXXOperatorCallExpr>(Call) &&
-                                isa<CXXMethodDecl>(Callee)
-                            ? 1
-                            : 0;
-      for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I)
-        if (pointerRoot(Call->getArg(I)) == Param)
-          if (const DeviceReachPath *Inner =
-                  pointerParameter(*Callee, I - Offset)) {
-            Result = prepend({Call, Callee}, *Inner);
-            break;
-          }
-    }
+    if (!Result)
+      Result = throughCalls(
+          Sites.Calls,
+          [&](const Expr *Arg) { return pointerRoot(Arg) == Param; },
+          [&](const FunctionDecl &Callee, unsigned I) {
+            return pointerParameter(Callee, I);
+          });
     --State->Depth;
   }
   return State->Pointers[Key] = State->keep(std::move(Result));
@@ -440,22 +555,13 @@ DeviceReach::callableParameter(const FunctionDecl &Function, unsigned Index) {
     else if (const DeviceReachPath *Outer = lambda(*Definition, *C.Lambda))
       Result = *Outer;
   }
-  for (const CallExpr *Call : Sites.Calls) {
-    if (Result)
-      break;
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee)
-      continue;
-    unsigned Offset =
-        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
-    for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I)
-      if (namesVariable(Call->getArg(I), Param))
-        if (const DeviceReachPath *Inner =
-                callableParameter(*Callee, I - Offset)) {
-          Result = prepend({Call, Callee}, *Inner);
-          break;
-        }
-  }
+  if (!Result)
+    Result = throughCalls(
+        Sites.Calls,
+        [&](const Expr *Arg) { return namesVariable(Arg, Param); },
+        [&](const FunctionDecl &Callee, unsigned I) {
+          return callableParameter(Callee, I);
+        });
   --State->Depth;
   return State->Callables[Key] = State->keep(std::move(Result));
 }
@@ -473,22 +579,13 @@ const DeviceReachPath *DeviceReach::lambda(const FunctionDecl &Function,
     if (!Result && C.Kind != CrossingKind::LambdaCapture && C.Value &&
         lambdaOf(C.Value) == &Lambda)
       Result = DeviceReachPath{{}, C};
-  for (const CallExpr *Call : Sites.Calls) {
-    if (Result)
-      break;
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (!Callee)
-      continue;
-    unsigned Offset =
-        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
-    for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I)
-      if (lambdaOf(Call->getArg(I)) == &Lambda)
-        if (const DeviceReachPath *Inner =
-                callableParameter(*Callee, I - Offset)) {
-          Result = prepend({Call, Callee}, *Inner);
-          break;
-        }
-  }
+  if (!Result)
+    Result = throughCalls(
+        Sites.Calls,
+        [&](const Expr *Arg) { return lambdaOf(Arg) == &Lambda; },
+        [&](const FunctionDecl &Callee, unsigned I) {
+          return callableParameter(Callee, I);
+        });
   return State->Lambdas[Key] = State->keep(std::move(Result));
 }
 

@@ -33,12 +33,6 @@ struct HostCodeSites {
   llvm::SmallVector<const CallExpr *, 8> Calls;
 };
 
-/// A call that hands a value on to a function, on the way to the device.
-struct ReachStep {
-  const CallExpr *Call = nullptr;
-  const FunctionDecl *Callee = nullptr;
-};
-
 /// How a parameter (or a lambda) gets to the device: the calls that hand it
 /// on, from the function asked about down, and the crossing in the last one.
 struct DeviceReachPath {
@@ -57,6 +51,12 @@ const LambdaExpr *lambdaOf(const Expr *E);
 /// Whether \p E names \p Var (a copy of it, `std::move(v)`,
 /// `std::forward<F>(f)`, or a local variable initialized with one of those).
 bool namesVariable(const Expr *E, const ValueDecl *Var);
+
+/// The parameter \p E names (as `namesVariable` sees it) when the parameter
+/// belongs to a template's instantiation and its type depends on the
+/// template's arguments in the pattern: what such a parameter holds is
+/// whatever the instantiating caller passed (a launch wrapper's callable).
+const ParmVarDecl *forwardedTemplateParameter(const Expr *E);
 
 /// Whether \p Code dereferences \p Var (indexes it, reads through it,
 /// passes it on to a function), directly or through a local pointer copied
@@ -99,6 +99,14 @@ public:
   /// parameter gets there (a launch wrapper). Null when it is not.
   const DeviceReachPath *lambda(const FunctionDecl &Function,
                                 const LambdaExpr &Lambda);
+
+  /// The kernel instantiated with \p Type (a closure, a functor) in its
+  /// template arguments, directly or inside a class template's arguments
+  /// (a framework's driver `ParallelFor<Closure, Policy>`) or a closure's
+  /// captures: the specialization the device runs, however the host
+  /// launches it (a function pointer, a run-time branch). Null when no
+  /// kernel template of the unit is instantiated with it.
+  const FunctionDecl *kernelInstantiatedWith(const CXXRecordDecl &Type);
 
 private:
   struct Impl;

@@ -335,14 +335,15 @@ crossingsOf(const MatchFinder::MatchResult &Result) {
 }
 
 std::string crossingMessage(llvm::StringRef Rest) {
-  return ("%select{kernel '%1' receives|extended %1 lambda captures '%2' "
-          "as|device algorithm '%1' receives}0 %3" +
+  return ("%select{kernel '%1' receives %3|extended %1 lambda captures '%2' "
+          "as %3|device algorithm '%1' receives %3|kernel '%1' receives %3 "
+          "(handed on by '%2')|extended %1 lambda captures %3 (handed on by "
+          "'%2')|device algorithm '%1' receives %3 (handed on by '%2')}0" +
           Rest)
       .str();
 }
 
-/// `cub::DeviceReduce::Reduce`, `thrust::for_each`, `apply`.
-static std::string calleeName(const FunctionDecl &Callee) {
+std::string deviceCalleeName(const FunctionDecl &Callee) {
   if (const auto *Method = dyn_cast<CXXMethodDecl>(&Callee)) {
     std::string Class = qualifiedNameWithoutInline(*Method->getParent());
     if (!Class.empty())
@@ -364,10 +365,15 @@ void addCrossingArgs(DiagnosticBuilder &Diag, const BoundaryCrossing &C) {
     Captured = C.CapturedVar ? C.CapturedVar->getNameAsString() : "*this";
     break;
   case CrossingKind::AlgorithmArgument:
-    Who = calleeName(*C.Callee);
+    Who = deviceCalleeName(*C.Callee);
     break;
   }
-  Diag << static_cast<unsigned>(C.Kind) << Who << Captured << C.Type;
+  unsigned Select = static_cast<unsigned>(C.Kind);
+  if (!C.HandedOnBy.empty()) {
+    Select += 3;
+    Captured = C.HandedOnBy.front().Callee->getNameAsString();
+  }
+  Diag << Select << Who << Captured << C.Type;
 }
 
 AllowedTypeNames::AllowedTypeNames(llvm::StringRef Option) {

@@ -46,6 +46,12 @@ enum class CrossingKind {
   AlgorithmArgument,
 };
 
+/// A call that hands a value on to a function, on the way to the device.
+struct ReachStep {
+  const CallExpr *Call = nullptr;
+  const FunctionDecl *Callee = nullptr;
+};
+
 /// One value copied from the host to the device.
 struct BoundaryCrossing {
   CrossingKind Kind = CrossingKind::KernelArgument;
@@ -73,6 +79,13 @@ struct BoundaryCrossing {
   const LambdaExpr *Lambda = nullptr;
   const LambdaCapture *Capture = nullptr;
   const ValueDecl *CapturedVar = nullptr;
+  /// A value the user hands to a launch wrapper (a template that passes
+  /// its parameter on to the site, whatever its type): the user's calls down
+  /// to the function holding the site, outermost first. Value and Loc are
+  /// then the user's argument, SiteLoc where the site copies it; the other
+  /// fields describe the site. Empty for a value written at its site.
+  llvm::SmallVector<ReachStep, 1> HandedOnBy;
+  SourceLocation SiteLoc;
 };
 
 /// The arguments of a kernel launch. Empty when the kernel is not known
@@ -168,8 +181,13 @@ findByValuePart(QualType Type,
 /// The opening of a diagnostic about \p C, whose arguments %0 to %3 come
 /// from `addCrossingArgs`: "kernel 'k' receives 'T'", "extended __device__
 /// lambda captures 'x' as 'T'", "device algorithm 'thrust::for_each'
-/// receives 'T'". \p Rest follows it.
+/// receives 'T'"; for a value handed on through a launch wrapper, "kernel
+/// 'k' receives 'T' (handed on by 'forall')". \p Rest follows it.
 std::string crossingMessage(llvm::StringRef Rest);
+
+/// The name diagnostics give a kernel or a device algorithm:
+/// `cub::DeviceReduce::Reduce`, `thrust::for_each`, `apply`.
+std::string deviceCalleeName(const FunctionDecl &Callee);
 
 /// Streams %0 to %3 of `crossingMessage` for \p C into \p Diag.
 void addCrossingArgs(DiagnosticBuilder &Diag, const BoundaryCrossing &C);

@@ -1,8 +1,37 @@
 //===--- KernelBoundaryCheck.cpp - cuda-lambda-tidy ---------------------===//
 
 #include "utils/KernelBoundaryCheck.h"
+#include "utils/ExtendedLambda.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+
+using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda::utils {
+
+void noteHandedOn(ClangTidyCheck &Check, llvm::ArrayRef<ReachStep> Steps,
+                  const BoundaryCrossing &Site, SourceLocation SiteLoc,
+                  bool Lambda) {
+  for (const ReachStep &Step : Steps)
+    Check.diag(Step.Call->getBeginLoc(),
+               "%select{it|the lambda}0 is handed to '%1' here",
+               DiagnosticIDs::Note)
+        << (Lambda ? 1 : 0) << Step.Callee->getNameAsString();
+  switch (Site.Kind) {
+  case CrossingKind::KernelArgument:
+    Check.diag(SiteLoc, "kernel '%0' receives it here", DiagnosticIDs::Note)
+        << Site.Callee->getNameAsString();
+    break;
+  case CrossingKind::LambdaCapture:
+    Check.diag(SiteLoc, "an extended %0 lambda captures it here",
+               DiagnosticIDs::Note)
+        << spelling(extendedLambdaKindOf(*Site.Lambda));
+    break;
+  case CrossingKind::AlgorithmArgument:
+    Check.diag(SiteLoc, "'%0' receives it here", DiagnosticIDs::Note)
+        << deviceCalleeName(*Site.Callee);
+    break;
+  }
+}
 
 KernelBoundaryCheck::KernelBoundaryCheck(StringRef Name,
                                          ClangTidyContext *Context)
@@ -14,8 +43,74 @@ void KernelBoundaryCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AllowedTypes", AllowedTypesOption);
 }
 
-void KernelBoundaryCheck::registerMatchers(ast_matchers::MatchFinder *Finder) {
+void KernelBoundaryCheck::registerMatchers(MatchFinder *Finder) {
   matchCrossingSites(*Finder, this);
+  // The user's calls of templates' instantiations: a launch wrapper's.
+  Finder->addMatcher(
+      callExpr(unless(ast_matchers::isExpansionInSystemHeader()),
+               unless(cudaKernelCallExpr()),
+               callee(functionDecl(ast_matchers::isTemplateInstantiation())))
+          .bind("kb-handed-on"),
+      this);
+}
+
+llvm::SmallVector<BoundaryCrossing, 4>
+KernelBoundaryCheck::crossingsOf(const MatchFinder::MatchResult &Result) {
+  if (Unit != Result.Context) {
+    // Facts about one AST's nodes: a later unit may reuse their addresses.
+    Unit = Result.Context;
+    Reach = std::make_unique<DeviceReach>();
+  }
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("kb-handed-on"))
+    return handedOn(*Call);
+  llvm::SmallVector<BoundaryCrossing, 4> Crossings =
+      utils::crossingsOf(Result);
+  llvm::erase_if(Crossings, [](const BoundaryCrossing &C) {
+    return C.Value && C.Type.getNonReferenceType()->isRecordType() &&
+           forwardedTemplateParameter(C.Value);
+  });
+  return Crossings;
+}
+
+llvm::SmallVector<BoundaryCrossing, 4>
+KernelBoundaryCheck::handedOn(const CallExpr &Call) {
+  llvm::SmallVector<BoundaryCrossing, 4> Crossings;
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee)
+    return Crossings;
+  // A member operator's first argument is its object, not a parameter.
+  unsigned Offset =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  for (unsigned I = Offset, N = Call.getNumArgs(); I < N; ++I) {
+    const Expr *Arg = Call.getArg(I);
+    // A wrapper handing its own parameter on is a step of its caller's
+    // path, not a call of the user's.
+    if (!Arg->getType()->isRecordType() || forwardedTemplateParameter(Arg))
+      continue;
+    const DeviceReachPath *Path = Reach->callableParameter(*Callee, I - Offset);
+    // Listed here only where the site leaves it to its caller: a site
+    // whose type the wrapper fixes is judged where it is.
+    if (!Path || !Path->Crossing.Value ||
+        !forwardedTemplateParameter(Path->Crossing.Value))
+      continue;
+    BoundaryCrossing Crossing = Path->Crossing;
+    Crossing.SiteLoc = Crossing.Loc;
+    Crossing.Value = Arg;
+    Crossing.Loc = Arg->getBeginLoc();
+    Crossing.HandedOnBy.push_back({&Call, Callee});
+    Crossing.HandedOnBy.append(Path->Steps.begin(), Path->Steps.end());
+    Crossings.push_back(std::move(Crossing));
+  }
+  return Crossings;
+}
+
+void KernelBoundaryCheck::noteHandedOn(const BoundaryCrossing &Crossing) {
+  if (Crossing.HandedOnBy.empty())
+    return;
+  const CXXRecordDecl *Record =
+      Crossing.Value->getType()->getAsCXXRecordDecl();
+  utils::noteHandedOn(*this, Crossing.HandedOnBy, Crossing, Crossing.SiteLoc,
+                      Record && Record->isLambda());
 }
 
 } // namespace clang::tidy::cuda::utils
