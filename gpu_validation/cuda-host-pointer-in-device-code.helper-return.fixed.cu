@@ -23,17 +23,5 @@ int main() {
   const int n = 1 << 16;
   float *w = make_weights(n);
   halve<<<(n + 255) / 256, 256>>>(w, n);
-  std::string error = sync_error();
-  int mismatches = 0;
-  if (error == "cudaSuccess") {
-    std::vector<float> back(n);
-    REQUIRE_CUDA(cudaMemcpy(back.data(), w, n * sizeof(float),
-                            cudaMemcpyDeviceToHost));
-    for (float v : back)
-      mismatches += v != 0.5f;
-  }
-  bool correct = error == "cudaSuccess" && mismatches == 0;
-  report("cuda-host-pointer-in-device-code.helper-return.fixed", "cudaSuccess, 0 mismatches",
-         error + ", " + std::to_string(mismatches) + " mismatches", correct);
-  return correct ? 0 : 1;
+  return report_device_values("cuda-host-pointer-in-device-code.helper-return.fixed", w, n, 0.5f);
 }
