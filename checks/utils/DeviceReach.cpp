@@ -322,6 +322,11 @@ struct DeviceReach::Impl {
   /// the first question.
   std::optional<llvm::DenseMap<const CXXRecordDecl *, const FunctionDecl *>>
       KernelOf;
+  /// Per host function: the kernel specializations its code and the code
+  /// of the functions it uses refer to.
+  llvm::DenseMap<const FunctionDecl *,
+                 std::unique_ptr<llvm::SmallVector<const FunctionDecl *, 2>>>
+      KernelsUnder;
 
   const DeviceReachPath *keep(std::optional<DeviceReachPath> Path) {
     if (!Path)
@@ -354,11 +359,16 @@ public:
       if (!Template || !Template->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
         continue;
       for (const FunctionDecl *Kernel : Template->specializations())
-        if (const TemplateArgumentList *Args =
-                Kernel->getTemplateSpecializationArgs())
-          for (const TemplateArgument &Arg : Args->asArray())
-            hold(Arg, *Kernel, 0);
+        add(*Kernel);
     }
+  }
+
+  /// The classes one kernel specialization holds.
+  void add(const FunctionDecl &Kernel) {
+    if (const TemplateArgumentList *Args =
+            Kernel.getTemplateSpecializationArgs())
+      for (const TemplateArgument &Arg : Args->asArray())
+        hold(Arg, Kernel, 0);
   }
 
 private:
@@ -396,6 +406,86 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+/// The functions a body refers to (called, constructed, named, as members),
+/// lambdas' bodies included.
+class ReferencedFunctions : public RecursiveASTVisitor<ReferencedFunctions> {
+public:
+  llvm::SmallVector<const FunctionDecl *, 8> Found;
+
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *Function = dyn_cast<FunctionDecl>(Ref->getDecl()))
+      Found.push_back(Function);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *Member) {
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Member->getMemberDecl()))
+      Found.push_back(Method);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *Construct) {
+    Found.push_back(Construct->getConstructor());
+    return true;
+  }
+};
+
+/// Whether \p Kernel's template arguments hold \p Type (as KernelIndex
+/// reads them).
+bool holds(const FunctionDecl &Kernel, const CXXRecordDecl &Type) {
+  llvm::DenseMap<const CXXRecordDecl *, const FunctionDecl *> Held;
+  KernelIndex Index(Held);
+  Index.add(Kernel);
+  return Held.count(Type.getCanonicalDecl());
+}
+
+} // namespace
+
+const FunctionDecl *DeviceReach::kernelUnder(const FunctionDecl &Function,
+                                             const CXXRecordDecl &Type) {
+  std::unique_ptr<llvm::SmallVector<const FunctionDecl *, 2>> &Kernels =
+      State->KernelsUnder[&Function];
+  if (!Kernels) {
+    // Breadth first through the functions with a body, a few calls deep:
+    // a framework's wrapper reaches its kernel through a driver object's
+    // constructor, a member function and a launch helper.
+    Kernels = std::make_unique<llvm::SmallVector<const FunctionDecl *, 2>>();
+    constexpr unsigned MaxDepth = 8;
+    llvm::SmallPtrSet<const FunctionDecl *, 32> Seen{&Function};
+    llvm::SmallVector<const FunctionDecl *, 8> Level{&Function};
+    for (unsigned Depth = 0; Depth < MaxDepth && !Level.empty(); ++Depth) {
+      llvm::SmallVector<const FunctionDecl *, 8> Next;
+      for (const FunctionDecl *F : Level) {
+        const FunctionDecl *Definition = nullptr;
+        if (!F->hasBody(Definition) || !Definition->getBody())
+          continue;
+        ReferencedFunctions Refs;
+        Refs.TraverseStmt(Definition->getBody());
+        if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Definition))
+          for (const CXXCtorInitializer *Init : Ctor->inits())
+            Refs.TraverseStmt(Init->getInit());
+        for (const FunctionDecl *Used : Refs.Found) {
+          if (!Seen.insert(Used).second)
+            continue;
+          if (Used->hasAttr<CUDAGlobalAttr>()) {
+            if (Used->getTemplateSpecializationArgs())
+              Kernels->push_back(Used);
+            continue;
+          }
+          // Device code does not launch: only host functions lead on.
+          if (!Used->hasAttr<CUDADeviceAttr>() || Used->hasAttr<CUDAHostAttr>())
+            Next.push_back(Used);
+        }
+      }
+      Level = std::move(Next);
+    }
+  }
+  for (const FunctionDecl *Kernel : *Kernels)
+    if (holds(*Kernel, Type))
+      return Kernel;
+  return nullptr;
+}
 
 const FunctionDecl *
 DeviceReach::kernelInstantiatedWith(const CXXRecordDecl &Type) {

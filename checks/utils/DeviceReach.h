@@ -108,6 +108,14 @@ public:
   /// kernel template of the unit is instantiated with it.
   const FunctionDecl *kernelInstantiatedWith(const CXXRecordDecl &Type);
 
+  /// A kernel specialization holding \p Type (as `kernelInstantiatedWith`
+  /// reads it) that \p Function's code refers to, or the code of the host
+  /// functions it uses, a few calls deep (a driver object's constructor and
+  /// members, a launch helper taking the kernel's address): where a value
+  /// of \p Type handed to \p Function goes. Null when there is none.
+  const FunctionDecl *kernelUnder(const FunctionDecl &Function,
+                                  const CXXRecordDecl &Type);
+
 private:
   struct Impl;
   std::unique_ptr<Impl> State;

@@ -18,7 +18,11 @@ void noteHandedOn(ClangTidyCheck &Check, llvm::ArrayRef<ReachStep> Steps,
         << (Lambda ? 1 : 0) << Step.Callee->getNameAsString();
   switch (Site.Kind) {
   case CrossingKind::KernelArgument:
-    Check.diag(SiteLoc, "kernel '%0' receives it here", DiagnosticIDs::Note)
+    // No launch in sight: the kernel the wrapper's code instantiates.
+    Check.diag(SiteLoc,
+               Site.Call ? "kernel '%0' receives it here"
+                         : "kernel '%0' is instantiated with its type here",
+               DiagnosticIDs::Note)
         << Site.Callee->getNameAsString();
     break;
   case CrossingKind::LambdaCapture:
@@ -87,19 +91,42 @@ KernelBoundaryCheck::handedOn(const CallExpr &Call) {
     // path, not a call of the user's.
     if (!Arg->getType()->isRecordType() || forwardedTemplateParameter(Arg))
       continue;
-    const DeviceReachPath *Path = Reach->callableParameter(*Callee, I - Offset);
-    // Listed here only where the site leaves it to its caller: a site
-    // whose type the wrapper fixes is judged where it is.
-    if (!Path || !Path->Crossing.Value ||
-        !forwardedTemplateParameter(Path->Crossing.Value))
+    if (const DeviceReachPath *Path =
+            Reach->callableParameter(*Callee, I - Offset)) {
+      // Listed here only where the site leaves it to its caller: a site
+      // whose type the wrapper fixes is judged where it is.
+      if (!Path->Crossing.Value ||
+          !forwardedTemplateParameter(Path->Crossing.Value))
+        continue;
+      BoundaryCrossing Crossing = Path->Crossing;
+      Crossing.SiteLoc = Crossing.Loc;
+      Crossing.Value = Arg;
+      Crossing.Loc = Arg->getBeginLoc();
+      Crossing.HandedOnBy.push_back({&Call, Callee});
+      Crossing.HandedOnBy.append(Path->Steps.begin(), Path->Steps.end());
+      Crossings.push_back(std::move(Crossing));
       continue;
-    BoundaryCrossing Crossing = Path->Crossing;
-    Crossing.SiteLoc = Crossing.Loc;
-    Crossing.Value = Arg;
-    Crossing.Loc = Arg->getBeginLoc();
-    Crossing.HandedOnBy.push_back({&Call, Callee});
-    Crossing.HandedOnBy.append(Path->Steps.begin(), Path->Steps.end());
-    Crossings.push_back(std::move(Crossing));
+    }
+    // No site in sight passes it on: a framework keeps it in a driver
+    // object and launches that through a kernel's address. The kernel the
+    // wrapper's code instantiates with its type receives it. A closure's
+    // captures are crossings of their own, at the lambda.
+    const CXXRecordDecl *Record = Arg->getType()->getAsCXXRecordDecl();
+    if (!Record || Record->isLambda())
+      continue;
+    if (const FunctionDecl *Kernel = Reach->kernelUnder(*Callee, *Record)) {
+      BoundaryCrossing Crossing;
+      Crossing.Kind = CrossingKind::KernelArgument;
+      Crossing.Value = Arg;
+      Crossing.Type = Arg->getType().getNonReferenceType().getUnqualifiedType();
+      Crossing.Loc = Arg->getBeginLoc();
+      Crossing.Callee = Kernel;
+      // Inside the kernel's parameter, if it has one: no single argument.
+      Crossing.ArgIndex = Kernel->getNumParams();
+      Crossing.HandedOnBy.push_back({&Call, Callee});
+      Crossing.SiteLoc = Kernel->getLocation();
+      Crossings.push_back(std::move(Crossing));
+    }
   }
   return Crossings;
 }
