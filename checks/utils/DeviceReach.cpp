@@ -228,11 +228,38 @@ const LambdaExpr *lambdaOf(const Expr *E) {
   return nullptr;
 }
 
+static const ValueDecl *namedThroughCopies(const Expr *E,
+                                           const ValueDecl *Target,
+                                           unsigned Nesting = 0);
+
+/// The parameter \p Function returns, when its body is one `return` of a
+/// parameter (a copy of it, moved or forwarded).
+static std::optional<unsigned> returnedParameter(const FunctionDecl &Function,
+                                                 unsigned Nesting) {
+  const FunctionDecl *Definition = nullptr;
+  if (Nesting > 3 || !Function.hasBody(Definition) ||
+      isa<CXXMethodDecl>(Definition))
+    return std::nullopt;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
+  if (!Body || Body->size() != 1)
+    return std::nullopt;
+  const auto *Return = dyn_cast<ReturnStmt>(Body->body_front());
+  if (!Return || !Return->getRetValue())
+    return std::nullopt;
+  const ValueDecl *Named =
+      namedThroughCopies(Return->getRetValue(), nullptr, Nesting + 1);
+  for (unsigned I = 0, N = Definition->getNumParams(); I < N; ++I)
+    if (Definition->getParamDecl(I) == Named)
+      return I;
+  return std::nullopt;
+}
+
 /// The variable \p E names through copies, casts, `std::move`/`forward`
 /// and local copies (`auto body = f;`), stopping at \p Target when met on
 /// the way; null when \p E is something else.
 static const ValueDecl *namedThroughCopies(const Expr *E,
-                                           const ValueDecl *Target) {
+                                           const ValueDecl *Target,
+                                           unsigned Nesting) {
   for (int Depth = 0; E && Depth < 6; ++Depth) {
     E = E->IgnoreImplicit()->IgnoreParens();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E)) {
@@ -258,11 +285,20 @@ static const ValueDecl *namedThroughCopies(const Expr *E,
     }
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
-      if (!Callee || Call->getNumArgs() != 1 || !Callee->isInStdNamespace() ||
-          !Callee->getIdentifier() ||
-          (Callee->getName() != "move" && Callee->getName() != "forward"))
+      if (!Callee)
         return nullptr;
-      E = Call->getArg(0);
+      if (Call->getNumArgs() == 1 && Callee->isInStdNamespace() &&
+          Callee->getIdentifier() &&
+          (Callee->getName() == "move" || Callee->getName() == "forward")) {
+        E = Call->getArg(0);
+        continue;
+      }
+      // A function that returns one of its parameters (a framework's
+      // `auto body = trigger_updates_before(loop_body)`).
+      std::optional<unsigned> Returned = returnedParameter(*Callee, Nesting);
+      if (!Returned || *Returned >= Call->getNumArgs())
+        return nullptr;
+      E = Call->getArg(*Returned);
       continue;
     }
     return nullptr;
@@ -283,11 +319,19 @@ const ParmVarDecl *forwardedTemplateParameter(const Expr *E) {
   if (!Function)
     return nullptr;
   const FunctionDecl *Pattern = Function->getTemplateInstantiationPattern();
-  unsigned Index = Param->getFunctionScopeIndex();
-  if (!Pattern || Index >= Pattern->getNumParams() ||
-      !Pattern->getParamDecl(Index)->getType()->isDependentType())
+  if (!Pattern)
     return nullptr;
-  return Param;
+  // The pattern's parameter the instantiated one comes from: a function
+  // parameter pack (`Args &&...args`) stands for as many as were passed.
+  unsigned Index = Param->getFunctionScopeIndex();
+  unsigned PackSize = Function->getNumParams() + 1 - Pattern->getNumParams();
+  for (const ParmVarDecl *Declared : Pattern->parameters()) {
+    unsigned Covers = Declared->isParameterPack() ? PackSize : 1;
+    if (Index < Covers)
+      return Declared->getType()->isDependentType() ? Param : nullptr;
+    Index -= Covers;
+  }
+  return nullptr;
 }
 
 bool dereferencesPointer(const Stmt *Code, const ValueDecl *Var) {
