@@ -77,4 +77,99 @@ TEST(DeviceReachTest, HostDeviceLambdasThroughLaunchWrappers) {
   EXPECT_EQ(Reach.lambda(*User, *Lambdas[1]), nullptr);
 }
 
+TEST(DeviceReachTest, KernelsInstantiatedWithATypeThroughDriverObjects) {
+  auto AST = parseCuda(R"cu(
+    template <class D> __global__ void run_driver(D d) { d(); }
+    template <class F> struct DeviceFor {
+      F f;
+      __device__ void operator()() const { f(threadIdx.x); }
+      void execute() const {
+        void (*k)(DeviceFor) = run_driver<DeviceFor>;
+        k<<<1, 1>>>(*this);
+      }
+    };
+    template <class F> struct HostFor {
+      F f;
+      void execute() const { f(0); }
+    };
+    template <class F> void device_for(const F &f) { DeviceFor<F>{f}.execute(); }
+    template <class F> void host_for(const F &f) { HostFor<F>{f}.execute(); }
+    struct OnDevice { __host__ __device__ void operator()(int) const {} };
+    struct OnHost { __host__ __device__ void operator()(int) const {} };
+    void user() {
+      device_for(OnDevice{});
+      host_for(OnHost{});
+      device_for([] __host__ __device__ (int) {});
+    }
+  )cu");
+  ASSERT_TRUE(AST);
+  DeviceReach Reach;
+  auto Record = [&](const std::string &Name) {
+    return findFirst<CXXRecordDecl>(*AST, cxxRecordDecl(hasName(Name), isDefinition()));
+  };
+  const FunctionDecl *Kernel = Reach.kernelInstantiatedWith(*Record("OnDevice"));
+  ASSERT_NE(Kernel, nullptr);
+  EXPECT_EQ(Kernel->getName(), "run_driver");
+  EXPECT_EQ(Reach.kernelInstantiatedWith(*Record("OnHost")), nullptr);
+  const LambdaExpr *Lambda =
+      findFirst<LambdaExpr>(*AST, lambdaExpr(isExpansionInMainFile()));
+  ASSERT_NE(Lambda, nullptr);
+  EXPECT_NE(Reach.kernelInstantiatedWith(*Lambda->getLambdaClass()), nullptr);
+
+  // From the wrappers' instantiations: the device driver's kernel is a few
+  // calls under device_for, none is under host_for.
+  const FunctionDecl *DeviceFor = findFirst<FunctionDecl>(
+      *AST, functionDecl(hasName("device_for"), isTemplateInstantiation(),
+                         hasTemplateArgument(
+                             0, refersToType(hasDeclaration(
+                                    cxxRecordDecl(hasName("OnDevice")))))));
+  const FunctionDecl *HostFor = findFirst<FunctionDecl>(
+      *AST, functionDecl(hasName("host_for"), isTemplateInstantiation()));
+  ASSERT_NE(DeviceFor, nullptr);
+  ASSERT_NE(HostFor, nullptr);
+  EXPECT_NE(Reach.kernelUnder(*DeviceFor, *Record("OnDevice")), nullptr);
+  EXPECT_EQ(Reach.kernelUnder(*HostFor, *Record("OnHost")), nullptr);
+  EXPECT_EQ(Reach.kernelUnder(*DeviceFor, *Record("OnHost")), nullptr);
+}
+
+TEST(DeviceReachTest, ForwardedTemplateParameters) {
+  auto AST = parseCuda(R"cu(
+    #include <utility>
+    template <class T> T keep(const T &t) { return t; }
+    template <class F> __global__ void each(F f) { f(threadIdx.x); }
+    template <class F> void impl(int n, F f) { auto body = keep(f); each<<<1, 1>>>(body); }
+    template <class... A> void any(A &&...a) { impl(std::forward<A>(a)...); }
+    struct Op { __host__ __device__ void operator()(int) const {} };
+    void fixed(Op op) { each<<<1, 1>>>(op); }
+    void user() { any(4, Op{}); }
+  )cu");
+  ASSERT_TRUE(AST);
+  // The launch in impl<Op> names its own template parameter through a
+  // local copy and keep(); the one in fixed names a parameter whose type
+  // the function fixes.
+  const CUDAKernelCallExpr *InImpl = findFirst<CUDAKernelCallExpr>(
+      *AST, cudaKernelCallExpr(hasAncestor(
+                functionDecl(hasName("impl"), isTemplateInstantiation()))));
+  ASSERT_NE(InImpl, nullptr);
+  const ParmVarDecl *Forwarded = forwardedTemplateParameter(InImpl->getArg(0));
+  ASSERT_NE(Forwarded, nullptr);
+  EXPECT_EQ(Forwarded->getName(), "f");
+  const CUDAKernelCallExpr *Fixed = findFirst<CUDAKernelCallExpr>(
+      *AST, cudaKernelCallExpr(hasAncestor(functionDecl(hasName("fixed")))));
+  ASSERT_NE(Fixed, nullptr);
+  EXPECT_EQ(forwardedTemplateParameter(Fixed->getArg(0)), nullptr);
+  // The pack element of any<int, Op> that holds the Op: a parameter of the
+  // pattern's pack.
+  const FunctionDecl *Any = findFirst<FunctionDecl>(
+      *AST, functionDecl(hasName("any"), isTemplateInstantiation()));
+  ASSERT_NE(Any, nullptr);
+  ASSERT_EQ(Any->getNumParams(), 2u);
+  DeviceReach Reach;
+  const DeviceReachPath *Path = Reach.callableParameter(*Any, 1);
+  ASSERT_NE(Path, nullptr);
+  ASSERT_EQ(Path->Steps.size(), 1u);
+  EXPECT_EQ(Path->Steps[0].Callee->getName(), "impl");
+  EXPECT_NE(forwardedTemplateParameter(Path->Crossing.Value), nullptr);
+}
+
 } // namespace

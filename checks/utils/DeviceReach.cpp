@@ -415,9 +415,6 @@ public:
         hold(Arg, Kernel, 0);
   }
 
-private:
-  static constexpr unsigned MaxNesting = 4;
-
   void hold(const TemplateArgument &Arg, const FunctionDecl &Kernel,
             unsigned Nesting) {
     if (Arg.getKind() == TemplateArgument::Pack) {
@@ -428,6 +425,9 @@ private:
     if (Arg.getKind() == TemplateArgument::Type)
       hold(Arg.getAsType(), Kernel, Nesting);
   }
+
+private:
+  static constexpr unsigned MaxNesting = 4;
 
   void hold(QualType Type, const FunctionDecl &Kernel, unsigned Nesting) {
     const CXXRecordDecl *Record =
@@ -484,7 +484,46 @@ bool holds(const FunctionDecl &Kernel, const CXXRecordDecl &Type) {
   return Held.count(Type.getCanonicalDecl());
 }
 
+/// The first local variable or parameter \p E reads.
+class FirstLocal : public RecursiveASTVisitor<FirstLocal> {
+public:
+  const VarDecl *Found = nullptr;
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        Var && Var->isLocalVarDeclOrParm())
+      Found = Var;
+    return !Found;
+  }
+};
+
 } // namespace
+
+bool isPassedInByCaller(const Expr &Arg) {
+  const CXXRecordDecl *Record = Arg.getType()->getAsCXXRecordDecl();
+  if (!Record)
+    return false;
+  FirstLocal Local;
+  Local.TraverseStmt(const_cast<Expr *>(&Arg));
+  if (!Local.Found)
+    return false;
+  const auto *Function =
+      dyn_cast_or_null<FunctionDecl>(Local.Found->getParentFunctionOrMethod());
+  if (!Function || !Function->isTemplateInstantiation())
+    return false;
+  if (holds(*Function, *Record))
+    return true;
+  const auto *Method = dyn_cast<CXXMethodDecl>(Function);
+  const auto *Class = Method ? dyn_cast<ClassTemplateSpecializationDecl>(
+                                   Method->getParent())
+                             : nullptr;
+  if (!Class)
+    return false;
+  llvm::DenseMap<const CXXRecordDecl *, const FunctionDecl *> Held;
+  KernelIndex Index(Held);
+  for (const TemplateArgument &TA : Class->getTemplateArgs().asArray())
+    Index.hold(TA, *Function, 0);
+  return Held.count(Record->getCanonicalDecl());
+}
 
 const FunctionDecl *DeviceReach::kernelUnder(const FunctionDecl &Function,
                                              const CXXRecordDecl &Type) {

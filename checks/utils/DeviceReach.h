@@ -58,6 +58,12 @@ bool namesVariable(const Expr *E, const ValueDecl *Var);
 /// whatever the instantiating caller passed (a launch wrapper's callable).
 const ParmVarDecl *forwardedTemplateParameter(const Expr *E);
 
+/// Whether \p Arg, a class value, is what a template's caller passed in:
+/// it is computed from the locals of a template's instantiation whose
+/// template arguments hold its type (a framework's `auto body =
+/// get_lambda(params...)` inside its own `forall`). Not a call of the user's.
+bool isPassedInByCaller(const Expr &Arg);
+
 /// Whether \p Code dereferences \p Var (indexes it, reads through it,
 /// passes it on to a function), directly or through a local pointer copied
 /// from it.

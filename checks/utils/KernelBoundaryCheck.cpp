@@ -89,7 +89,8 @@ KernelBoundaryCheck::handedOn(const CallExpr &Call) {
     const Expr *Arg = Call.getArg(I);
     // A wrapper handing its own parameter on is a step of its caller's
     // path, not a call of the user's.
-    if (!Arg->getType()->isRecordType() || forwardedTemplateParameter(Arg))
+    if (!Arg->getType()->isRecordType() || forwardedTemplateParameter(Arg) ||
+        isPassedInByCaller(*Arg))
       continue;
     if (const DeviceReachPath *Path =
             Reach->callableParameter(*Callee, I - Offset)) {
