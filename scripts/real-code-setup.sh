@@ -145,6 +145,39 @@ patch_moderngpu() {
     'CUDA_ARCHITECTURES 80 # Set required architecture. (scratch patch: nvcc 13 has no sm_60..sm_70)'
 }
 
+patch_amrex() {
+  # CUDA 13 takes a cudaMemLocation (and, for the prefetch, flags) where
+  # CUDA 12 took a device number: six calls in AMReX_GpuDevice.cpp,
+  # AMReX_GpuContainers.H and AMReX_BaseFab.H, all through
+  # AMREX_CUDA_SAFE_CALL; the old signatures are given back as overloads in
+  # the header that defines that macro.
+  replace Src/Base/AMReX_GpuError.H \
+    '#ifdef AMREX_USE_HIP
+#include <hip/hip_runtime.h>
+#endif
+' \
+    '#ifdef AMREX_USE_HIP
+#include <hip/hip_runtime.h>
+#endif
+
+#if defined(AMREX_USE_CUDA) && defined(CUDART_VERSION) && CUDART_VERSION >= 13000
+// scratch patch (cuda-lambda-tidy real-code setup): the CUDA 12 signatures
+inline cudaMemLocation amrex_cuda13_location (int device) {
+    cudaMemLocation loc{};
+    if (device == cudaCpuDeviceId) { loc.type = cudaMemLocationTypeHost; }
+    else { loc.type = cudaMemLocationTypeDevice; loc.id = device; }
+    return loc;
+}
+inline cudaError_t cudaMemAdvise (const void* p, size_t n, cudaMemoryAdvise advice, int device) {
+    return cudaMemAdvise(p, n, advice, amrex_cuda13_location(device));
+}
+inline cudaError_t cudaMemPrefetchAsync (const void* p, size_t n, int device, cudaStream_t s) {
+    return cudaMemPrefetchAsync(p, n, amrex_cuda13_location(device), 0, s);
+}
+#endif
+'
+}
+
 patch_ginkgo() {
   # The stored snapshot lacks these three large test matrices (see
   # "not_extracted"); configure only copies them into the build directory
