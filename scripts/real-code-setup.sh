@@ -176,6 +176,25 @@ inline cudaError_t cudaMemPrefetchAsync (const void* p, size_t n, int device, cu
 }
 #endif
 '
+  # CCCL 3 (CUDA 13) removed cub::Min/Max/Sum and cub::TransformInputIterator/
+  # CountingInputIterator; AMReX uses them under __CUDACC_VER_MAJOR__ >= 11
+  # (which clang does not define: the linter never sees these lines; the
+  # patch is for nvcc, e.g. inject-hazards.py's verdicts).
+  replace Src/Base/AMReX_GpuReduce.H 'Reduce(source, cub::Min());' 'Reduce(source, ::cuda::minimum<>{});'
+  replace Src/Base/AMReX_GpuReduce.H 'Reduce(source, cub::Max());' 'Reduce(source, ::cuda::maximum<>{});'
+  replace Src/Base/AMReX_Scan.H '#  include <cub/cub.cuh>' \
+    '#  include <cub/cub.cuh>
+#  include <cuda/functional>
+#  include <thrust/iterator/counting_iterator.h>
+#  include <thrust/iterator/transform_iterator.h>'
+  replace Src/Base/AMReX_Scan.H 'cub::TilePrefixCallbackOp<T, cub::Sum, ScanTileState>' \
+    'cub::TilePrefixCallbackOp<T, ::cuda::std::plus<>, ScanTileState>'
+  replace Src/Base/AMReX_Scan.H 'cub::Sum{}, virtual_block_id' '::cuda::std::plus<>{}, virtual_block_id'
+  replace Src/Base/AMReX_Scan.H \
+    '        cub::TransformInputIterator<T,decltype(input_lambda),cub::CountingInputIterator<N> >
+            input_begin(cub::CountingInputIterator<N>(0), input_lambda);' \
+    '        thrust::transform_iterator<decltype(input_lambda),thrust::counting_iterator<N>,T,T>
+            input_begin(thrust::counting_iterator<N>(0), input_lambda);'
 }
 
 patch_ginkgo() {
