@@ -148,6 +148,30 @@ IDIOMS = {
         launch="mgpu::transform({body}, n, context);",
         params=", mgpu::context_t &context", hd=False,
         regex=[r"MGPU_(LAMBDA|DEVICE)", r"\b(transform|cta_launch|cta_transform)\b"]),
+    # AMReX: amrex::ParallelFor(n, [=] AMREX_GPU_DEVICE (int i) noexcept
+    # {...}) (AMREX_GPU_DEVICE = __device__), device memory from its arena.
+    "amrex": dict(
+        includes=["#include <AMReX_Gpu.H>", "#include <AMReX_GpuContainers.H>"],
+        setup="amrex::Gpu::DeviceVector<float> out_buf(n); float *out = out_buf.data();",
+        ptr="out", write="out[i] = {};",
+        lam="[=] AMREX_GPU_DEVICE", lam_ref="[&] AMREX_GPU_DEVICE",
+        lam_generic="[=] AMREX_GPU_HOST_DEVICE", attr="AMREX_GPU_HOST_DEVICE",
+        launch="amrex::ParallelFor(n, {body});", params="", hd=False,
+        regex=[r"\bParallelFor\s*\(", r"AMREX_GPU_(HOST_)?DEVICE"]),
+    # Ginkgo's generic kernels (common/unified): run_kernel(exec, [] GKO_KERNEL
+    # (auto i, ...) {...}, size, args...) (GKO_KERNEL = __device__) launches
+    # generic_kernel_1d<<<...>>>(size, fn, map_to_device(args)...); here the
+    # data is captured, not passed as run_kernel's arguments.
+    "ginkgo": dict(
+        includes=['#include "common/unified/base/kernel_launch.hpp"'],
+        setup="gko::array<float> out_arr(exec, n); float *out = out_arr.get_data();",
+        ptr="out", write="out[i] = {};",
+        lam="[=] GKO_KERNEL", lam_ref="[&] GKO_KERNEL",
+        lam_generic="[=] GKO_ATTRIBUTES", attr="GKO_ATTRIBUTES",
+        launch="gko::kernels::GKO_DEVICE_NAMESPACE::run_kernel(exec, {body}, "
+               "static_cast<gko::size_type>(n));",
+        params=", std::shared_ptr<const gko::CudaExecutor> exec", hd=False,
+        regex=[r"\brun_kernel\w*\s*\(", r"\bGKO_KERNEL\b"]),
     # The CI corpus's stand-ins (test/data/inject/include).
     "mini-kokkos": dict(
         includes=['#include "mini_kokkos.hpp"'],
