@@ -84,6 +84,10 @@ public:
   bool VisitCallExpr(CallExpr *Call) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     unsigned Named = Callee ? Callee->getNumParams() : Call->getNumArgs();
+    // A member operator's first argument is its object: `fn(i, p)` has
+    // one more argument than `operator()` has parameters.
+    if (Callee && isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee))
+      ++Named;
     for (unsigned I = 0, N = Call->getNumArgs(); I < N && I < Named; ++I)
       note(Call->getArg(I));
     return !Found;
