@@ -178,11 +178,27 @@ const FunctionDecl *hostDefinition(const FunctionDecl &Function) {
 
 } // namespace
 
+static std::optional<unsigned> returnedParameter(const FunctionDecl &Function,
+                                                 unsigned Nesting);
+
 const ValueDecl *pointerRoot(const Expr *E) {
-  while (E) {
+  for (unsigned Calls = 0; E;) {
     E = E->IgnoreParens();
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
       return Ref->getDecl();
+    // A function that returns its pointer parameter as it is (a
+    // framework's `map_to_device(p)` for raw pointers).
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      std::optional<unsigned> Returned =
+          Callee && ++Calls <= 2 ? returnedParameter(*Callee, 0)
+                                 : std::nullopt;
+      if (!Returned || *Returned >= Call->getNumArgs() ||
+          !Call->getArg(*Returned)->getType()->isPointerType())
+        return nullptr;
+      E = Call->getArg(*Returned);
+      continue;
+    }
     if (const auto *Cast = dyn_cast<CastExpr>(E)) {
       if (!Cast->getType()->isPointerType() &&
           Cast->getCastKind() != CK_LValueToRValue &&
@@ -646,7 +662,8 @@ DeviceReach::pointerParameter(const FunctionDecl &Function, unsigned Index) {
       isInSystemHeader(*Definition))
     return nullptr;
   const ParmVarDecl *Param = Definition->getParamDecl(Index);
-  if (!Param->getType()->isPointerType())
+  // `A &&...args` forwards a pointer as a reference to it.
+  if (!Param->getType().getNonReferenceType()->isPointerType())
     return nullptr;
   auto Key = std::make_pair(Definition, Index);
   if (auto Found = State->Pointers.find(Key); Found != State->Pointers.end())
