@@ -9,8 +9,8 @@ Fixtures: every fixture under DIR whose first lines are #include lines (the
 others have no preamble) is linted as a user runs the drop-in on one file
 (both passes by default, the pass probe deciding; the fixture's CHECKS,
 TIDY-ARGS and RUN-ARGS), three times: with --no-cache, then into an empty
-temporary --cache-dir (the preamble is built), then again (it must hit for
-every pass that ran). The three outputs (stdout, stderr without the cache's
+temporary --cache-dir with --preamble-at-first-lint (the preamble is built),
+then again (it must hit for every pass that ran). The three outputs (stdout, stderr without the cache's
 own lines, exit status) must be identical. This is what shows that the
 preprocessor callbacks of the checks and of the pass probe lose nothing
 inside a PCH (PreambleCache.h says what is kept). Without --all (the ctest,
@@ -25,6 +25,9 @@ preprocessor callbacks) that start with no #include are linted the same way
 as a copy with `#include <type_traits>` put first.
 
 A small project in a temporary directory, for the key:
+  - the first lint of a preamble only marks it (no tax on a file linted
+    once), the second builds it, the third (the body edited) loads it;
+    --preamble-at-first-lint builds at once;
   - a header the preamble includes, touched: still a hit; edited (same
     size): rebuilt, with the findings the edit causes;
   - another compiler flag: built anew, not the old entry;
@@ -94,7 +97,7 @@ def check_fixture(tool, path, cache_root):
     args = fixture_args(path)
     cache = cache_root / re.sub(r"[^\w]", "_", str(path))
     plain = lint(tool, ["--no-cache", *args])
-    cold = lint(tool, [f"--cache-dir={cache}", *args])
+    cold = lint(tool, [f"--cache-dir={cache}", "--preamble-at-first-lint", *args])
     warm = lint(tool, [f"--cache-dir={cache}", *args])
     verdicts = [line[0] for line in warm[3]]
     problems = []
@@ -183,9 +186,15 @@ def key_tests(tool, root):
         return [line[0] for line in result[3]]
 
     plain = lint(tool, ["--no-cache", *args, *flags])
+    first = lint(tool, [f"--cache-dir={cache}", *args, *flags])
+    check(verdict(first) == ["miss"] and "first sight" in first[3][0][3],
+          f"first run: {first[3]}, not a first sight")
+    check(first[:3] == plain[:3], "first run: other output than --no-cache")
+    check(not list(cache.rglob("*.pch")), "first run: a PCH was written")
     cold = lint(tool, [f"--cache-dir={cache}", *args, *flags])
-    check(verdict(cold) == ["built"], f"first run: {verdict(cold)}, not built")
+    check(verdict(cold) == ["built"], f"second run: {verdict(cold)}, not built")
     check("cuda-lambda-reference-capture" not in cold[1], "a finding with LIB_BY_REF 0")
+    check(cold[:3] == plain[:3], "second run: other output than --no-cache")
 
     # The body edited: a hit, the body's findings.
     source.write_text(BODY.replace("return y;", "return y + 1;"))
@@ -213,9 +222,16 @@ def key_tests(tool, root):
     check(edited[:3] == lint(tool, ["--no-cache", *args, *flags])[:3],
           "header edited: other findings than --no-cache")
 
-    # Another flag: another entry.
+    # Another flag: another entry, first seen, then built; at once with
+    # --preamble-at-first-lint.
     other = lint(tool, [f"--cache-dir={cache}", *args, *flags, "-DSOMETHING=1"])
-    check(verdict(other) == ["built"], f"-DSOMETHING=1: {verdict(other)}, not built")
+    check(verdict(other) == ["miss"], f"-DSOMETHING=1: {verdict(other)}, not first seen")
+    other = lint(tool, [f"--cache-dir={cache}", *args, *flags, "-DSOMETHING=1"])
+    check(verdict(other) == ["built"], f"-DSOMETHING=1 again: {verdict(other)}, not built")
+    now = lint(tool, [f"--cache-dir={cache}", "--preamble-at-first-lint", *args, *flags,
+                      "-DSOMETHING=2"])
+    check(verdict(now) == ["built"],
+          f"-DSOMETHING=2 with --preamble-at-first-lint: {verdict(now)}, not built")
     again = lint(tool, [f"--cache-dir={cache}", *args, *flags])
     check(verdict(again) == ["hit"], f"first flags again: {verdict(again)}, not a hit")
 
@@ -223,7 +239,8 @@ def key_tests(tool, root):
     user = root / "user"
     user.mkdir()
     (user / "lib.h").write_text("#define LIB_BY_REF 1\n")
-    mine = lint(tool, [f"--cache-dir={cache}", *args, "--", "-std=c++17", "-I", str(user)])
+    mine = lint(tool, [f"--cache-dir={cache}", "--preamble-at-first-lint", *args,
+                       "--", "-std=c++17", "-I", str(user)])
     check(verdict(mine) == ["miss"] and "user header" in mine[3][0][3],
           f"user header first: {mine[3]}")
     check(mine[:3] == lint(tool, ["--no-cache", *args, "--", "-std=c++17", "-I", str(user)])[:3],
@@ -241,7 +258,8 @@ def key_tests(tool, root):
     expected = lint(tool, ["--no-cache", *probe_args], env=passes)
     check("host pass needed" in expected[2], f"no host pass for NV_IF_TARGET: {expected[2]}")
     for name in ("cold", "warm"):
-        result = lint(tool, [f"--cache-dir={cache}", *probe_args], env=passes)
+        result = lint(tool, [f"--cache-dir={cache}", "--preamble-at-first-lint",
+                             *probe_args], env=passes)
         check(result[:3] == expected[:3],
               f"NV_IF_TARGET, {name}: other output or pass choice than --no-cache:\n"
               f"{expected[2]}\n---\n{result[2]}")
@@ -258,7 +276,7 @@ def key_tests(tool, root):
                        "__global__ void bump() { lib_counter += 1; }\n")
     managed_args = ["--checks=-*,cuda-*", "--cuda-pass=device", str(managed), *flags]
     expected = lint(tool, ["--no-cache", *managed_args])
-    result = lint(tool, [f"--cache-dir={cache}", *managed_args])
+    result = lint(tool, [f"--cache-dir={cache}", "--preamble-at-first-lint", *managed_args])
     check(verdict(result) == ["miss"] and "__managed__" in result[3][0][3],
           f"__managed__ in the preamble: {result[3]}")
     check(result[:3] == expected[:3], "__managed__ in the preamble: other output")
@@ -277,7 +295,9 @@ def key_tests(tool, root):
     both = ["--checks=-*,cuda-*", str(source), *flags]
     expected = lint(tool, ["--no-cache", *both])
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        runs = list(pool.map(lambda _: lint(tool, [f"--cache-dir={fresh}", *both]), range(4)))
+        runs = list(pool.map(lambda _: lint(tool, [f"--cache-dir={fresh}",
+                                                   "--preamble-at-first-lint", *both]),
+                             range(4)))
     for index, result in enumerate(runs):
         check(result[:3] == expected[:3], f"concurrent run {index}: other output than --no-cache")
         check(result[3] and all(v in ("built", "hit") for v in verdict(result)),

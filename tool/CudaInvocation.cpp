@@ -107,6 +107,10 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
       Own.NoPreambleCache = true;
       continue;
     }
+    if (Name == "preamble-at-first-lint") {
+      Own.PreambleAtFirstLint = true;
+      continue;
+    }
     if (takeOptionValue(Name, "cache-dir", Args, I, Value)) {
       if (Value.empty())
         Own.Error = "--cache-dir takes a directory";

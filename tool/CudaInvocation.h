@@ -65,6 +65,9 @@ struct OwnOptions {
   /// `--no-preamble-cache`: no preamble cache in this run (PreambleCache.h);
   /// the results cache stays.
   bool NoPreambleCache = false;
+  /// `--preamble-at-first-lint`: build the preamble cache's entry at the
+  /// first lint of a preamble, not the second (PreambleCache.h).
+  bool PreambleAtFirstLint = false;
   /// `--cuda-lambda-tidy-results-key=FILE`: internal; this child looks its
   /// pass up in the results cache and writes to FILE "hit", or "miss KEY"
   /// for the parent to store its output under KEY.

@@ -106,12 +106,16 @@ llvm::Error useFallbackHeaders(llvm::StringRef Dir, llvm::StringRef Reason) {
   return llvm::Error::success();
 }
 
-/// The preamble cache of this process's one lint: the cache directory, ""
-/// when off (PreambleCache.h).
-std::string &preambleCacheDir() {
-  static std::string Dir;
-  return Dir;
+/// The preamble cache of this process's one lint (PreambleCache.h).
+struct PreambleCacheChoice {
+  std::string Dir;          ///< the cache directory, "" when off
+  bool AtFirstLint = false; ///< `--preamble-at-first-lint`
+};
+PreambleCacheChoice &preambleCache() {
+  static PreambleCacheChoice Choice;
+  return Choice;
 }
+std::string &preambleCacheDir() { return preambleCache().Dir; }
 
 /// Writes the nvcc-compatibility layer into \p Dir and returns its path;
 /// with the preamble cache, into the cache (a preamble that force-includes
@@ -312,6 +316,7 @@ std::vector<std::string> withCachedPreamble(const char *Argv0,
         Command->CommandLine, Command->Filename);
     Request.Directory = Command->Directory;
     Request.CacheDir = preambleCacheDir();
+    Request.BuildAtFirstSight = preambleCache().AtFirstLint;
     Request.ToolIdentity =
         toolIdentity(CUDA_LAMBDA_TIDY_VERSION, selfPath(Argv0));
     Request.Volatile = temporaryDirectories().all();
@@ -668,6 +673,8 @@ int runChildren(const char *Argv0, std::vector<std::string> Args,
       if (!PreambleDir.empty())
         Run.Args.push_back("--cuda-lambda-tidy-preamble-cache=" +
                            PreambleDir.str());
+      if (!PreambleDir.empty() && Own.PreambleAtFirstLint)
+        Run.Args.push_back("--preamble-at-first-lint");
       Run.StdoutFile = temporaryFile("out");
       Run.StderrFile = temporaryFile("err");
       if (WantFixes) {
@@ -1006,6 +1013,7 @@ int main(int argc, const char **argv) {
   // The preamble cache: for one file named on the command line (an editor
   // linting what it saves), never when fixes are applied; a child uses the
   // one its parent chose.
+  preambleCache().AtFirstLint = Own.PreambleAtFirstLint;
   if (Own.Child) {
     preambleCacheDir() = Own.PreambleCacheDir;
   } else if (CommandLine.SourcePaths.size() == 1 && !Own.NoCache &&

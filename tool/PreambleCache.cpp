@@ -325,7 +325,8 @@ void pruneSlot(llvm::StringRef SlotDir, llvm::StringRef Keep) {
       if (llvm::sys::fs::status(It->path(), Status) ||
           Now - Status.getLastModificationTime() < std::chrono::hours(1))
         continue;
-    } else if (!Name.ends_with(".pch") && !Name.ends_with(".deps")) {
+    } else if (!Name.ends_with(".pch") && !Name.ends_with(".deps") &&
+               !Name.ends_with(".seen")) {
       continue;
     }
     llvm::sys::fs::remove(It->path());
@@ -419,7 +420,9 @@ private:
     llvm::sys::path::append(Deps, Key + ".deps");
 
     std::string Stale;
+    bool Known = false; // an entry was stored: this preamble was reused
     if (auto Stored = llvm::MemoryBuffer::getFile(Deps)) {
+      Known = true;
       std::optional<Entry> E = parseEntry((*Stored)->getBuffer());
       if (E && E->Bytes == 0)
         return miss("the first #include enters a user header");
@@ -439,6 +442,16 @@ private:
 
     if (std::error_code EC = llvm::sys::fs::create_directories(SlotDir))
       return miss("cannot create '" + SlotDir + "': " + EC.message());
+    // The first sight of this preamble leaves a mark; the second builds.
+    llvm::SmallString<256> Seen(SlotDir);
+    llvm::sys::path::append(Seen, Key + ".seen");
+    if (!Known && !Request.BuildAtFirstSight &&
+        !llvm::sys::fs::exists(Seen)) {
+      if (llvm::Error Failed = writeAtomically(Seen, ""))
+        llvm::consumeError(std::move(Failed));
+      pruneSlot(SlotDir, Key); // the file's older preamble, if any
+      return miss("first sight, built at the next lint of this preamble");
+    }
     clang::PreambleBounds Bounds(Prefix, Prefix == Lexed.Size
                                              ? Lexed.PreambleEndsAtStartOfLine
                                              : true);
