@@ -1,7 +1,7 @@
 //===--- CallableCode.cpp - cuda-lambda-tidy ----------------------------===//
 
 #include "CallableCode.h"
-#include "ASTCache.h"
+#include "UnitFacts.h"
 #include "ExecutionSpace.h"
 #include "SharedDispatch.h"
 #include "SourceText.h"
@@ -79,32 +79,27 @@ struct WalkedNode {
   bool Visit;
 };
 
-/// The code of the callable walked last on this thread. Several checks walk
+/// The code of the callable of the unit walked last. Several checks walk
 /// the code of every callable they match, and clang-tidy calls them one after
 /// another on the same match, so one walk serves them all.
 struct LastWalk {
-  CachedAST AST;
   const void *Root = nullptr;
   std::vector<WalkedNode> Nodes;
   bool Replaying = false;
 };
 
-thread_local LastWalk Last;
-
-/// The node matchCallables' matchers judged last on this thread: each check
+/// The node of the unit matchCallables' matchers judged last: each check
 /// that walks callables registers the same matchers, which clang-tidy tries
 /// one after another on the same node.
 struct LastJudged {
-  CachedAST AST;
   const void *Node = nullptr;
   bool IsCallable = false;
 };
 
-thread_local LastJudged Judged;
-
 template <typename NodeT, typename JudgeFn>
 bool judgedOnce(const NodeT &Node, const ASTContext &Context, JudgeFn Judge) {
-  if (!Judged.AST.holds(Context) || Judged.Node != &Node) {
+  LastJudged &Judged = UnitFacts::of(Context).get<LastJudged>();
+  if (Judged.Node != &Node) {
     Judged.Node = &Node;
     Judged.IsCallable = Judge();
   }
@@ -132,13 +127,18 @@ bool isCallableLambda(const LambdaExpr &Lambda, const ASTContext &Context) {
   });
 }
 
-/// Fills Last with the code of \p Function (or of \p Lambda) unless it holds
-/// it already.
-static void walkOnce(const FunctionDecl &Function, const LambdaExpr *Lambda) {
-  const ASTContext &Context = Function.getASTContext();
+/// The unit's last walk, of \p Function's unit.
+static LastWalk &lastWalkOf(const FunctionDecl &Function) {
+  return UnitFacts::of(Function.getASTContext()).get<LastWalk>();
+}
+
+/// Fills \p Last with the code of \p Function (or of \p Lambda) unless it
+/// holds it already.
+static void walkOnce(LastWalk &Last, const FunctionDecl &Function,
+                     const LambdaExpr *Lambda) {
   const void *Root = Lambda ? static_cast<const void *>(Lambda)
                             : static_cast<const void *>(&Function);
-  if (Last.AST.holds(Context) && Last.Root == Root)
+  if (Last.Root == Root)
     return;
   Last.Root = Root;
   Last.Nodes.clear();
@@ -158,6 +158,7 @@ static void walkOnce(const FunctionDecl &Function, const LambdaExpr *Lambda) {
 }
 
 void Callable::forEachNode(CodeVisitor Visit) const {
+  LastWalk &Last = lastWalkOf(*Function);
   // A visitor that walks another callable itself walks it directly.
   if (Last.Replaying) {
     if (Lambda)
@@ -166,7 +167,7 @@ void Callable::forEachNode(CodeVisitor Visit) const {
       forEachNodeOf(*Function, Visit);
     return;
   }
-  walkOnce(*Function, Lambda);
+  walkOnce(Last, *Function, Lambda);
   // Replayed in the walk's order, with the same nodes above each.
   llvm::SmallVector<DynTypedNode, 32> Above;
   Above.push_back(Lambda ? DynTypedNode::create(*Lambda)
@@ -182,6 +183,7 @@ void Callable::forEachNode(CodeVisitor Visit) const {
 }
 
 void Callable::forEachStmt(StmtVisitor Visit) const {
+  LastWalk &Last = lastWalkOf(*Function);
   if (Last.Replaying) {
     forEachNode([&](const DynTypedNode &Node, AncestorList Above) {
       if (const auto *S = Node.get<Stmt>())
@@ -189,7 +191,7 @@ void Callable::forEachStmt(StmtVisitor Visit) const {
     });
     return;
   }
-  walkOnce(*Function, Lambda);
+  walkOnce(Last, *Function, Lambda);
   llvm::SmallVector<DynTypedNode, 32> Above;
   Above.push_back(Lambda ? DynTypedNode::create(*Lambda)
                          : DynTypedNode::create(*Function));

@@ -1,7 +1,7 @@
 //===--- ExtendedLambda.cpp - cuda-lambda-tidy --------------------------===//
 
 #include "ExtendedLambda.h"
-#include "ASTCache.h"
+#include "UnitFacts.h"
 #include "ExecutionSpace.h"
 #include "clang/AST/ASTLambda.h"
 #include "clang/AST/DeclCXX.h"
@@ -54,14 +54,11 @@ static ExtendedLambdaKind judgeExtendedLambda(const LambdaExpr &Lambda) {
 
 namespace {
 
-/// The kinds of the lambdas of one AST judged on this thread: about twenty
-/// checks ask of each lambda, most of them in their matchers.
+/// The kinds of the lambdas of one unit judged so far: about twenty checks
+/// ask of each lambda, most of them in their matchers.
 struct JudgedLambdas {
-  CachedAST AST;
   llvm::DenseMap<const LambdaExpr *, ExtendedLambdaKind> Kinds;
 };
-
-thread_local JudgedLambdas LambdaKinds;
 
 } // namespace
 
@@ -69,9 +66,9 @@ ExtendedLambdaKind extendedLambdaKindOf(const LambdaExpr &Lambda) {
   const CXXRecordDecl *Closure = Lambda.getLambdaClass();
   if (!Closure)
     return judgeExtendedLambda(Lambda);
-  if (!LambdaKinds.AST.holds(Closure->getASTContext()))
-    LambdaKinds.Kinds.clear();
-  auto [It, New] = LambdaKinds.Kinds.try_emplace(&Lambda, ExtendedLambdaKind::None);
+  JudgedLambdas &Judged =
+      UnitFacts::of(Closure->getASTContext()).get<JudgedLambdas>();
+  auto [It, New] = Judged.Kinds.try_emplace(&Lambda, ExtendedLambdaKind::None);
   if (New)
     It->second = judgeExtendedLambda(Lambda);
   return It->second;

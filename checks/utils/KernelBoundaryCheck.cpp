@@ -1,6 +1,7 @@
 //===--- KernelBoundaryCheck.cpp - cuda-lambda-tidy ---------------------===//
 
 #include "utils/KernelBoundaryCheck.h"
+#include "utils/UnitFacts.h"
 #include "utils/ExtendedLambda.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 
@@ -60,11 +61,7 @@ void KernelBoundaryCheck::registerMatchers(MatchFinder *Finder) {
 
 llvm::SmallVector<BoundaryCrossing, 4>
 KernelBoundaryCheck::crossingsOf(const MatchFinder::MatchResult &Result) {
-  if (Unit != Result.Context) {
-    // Facts about one AST's nodes: a later unit may reuse their addresses.
-    Unit = Result.Context;
-    Reach = std::make_unique<DeviceReach>();
-  }
+  Reach = &UnitFacts::of(*Result.Context).get<DeviceReach>();
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("kb-handed-on"))
     return handedOn(*Call);
   llvm::SmallVector<BoundaryCrossing, 4> Crossings =

@@ -35,11 +35,7 @@ public:
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const final {
     return LangOpts.CUDA;
   }
-  void onStartOfTranslationUnit() override {
-    Reported.clear();
-    Unit = nullptr;
-    Reach.reset();
-  }
+  void onStartOfTranslationUnit() override { Reported.clear(); }
 
 protected:
   /// The crossings of a match. A site in a template's instantiation whose
@@ -72,9 +68,8 @@ private:
   const std::string AllowedTypesOption;
   const AllowedTypeNames AllowedTypes;
   llvm::DenseSet<SourceLocation> Reported;
-  /// The launch wrappers' summaries of the unit being matched (\c Unit).
-  const ASTContext *Unit = nullptr;
-  std::unique_ptr<DeviceReach> Reach;
+  /// The launch wrappers' summaries of the unit being matched (UnitFacts).
+  DeviceReach *Reach = nullptr;
 };
 
 } // namespace clang::tidy::cuda::utils
