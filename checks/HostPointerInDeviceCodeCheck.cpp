@@ -9,6 +9,7 @@
 #include "utils/KernelBoundary.h"
 #include "utils/PointerProvenance.h"
 #include "utils/TypeFacts.h"
+#include "utils/UnitFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -123,6 +124,126 @@ void HostPointerInDeviceCodeCheck::noteSource(const utils::HostSource &Source,
   }
 }
 
+/// The functor or parameter object \p Value is, when it is one: a class of
+/// the user's (a closure's captures are crossings of their own).
+static const CXXRecordDecl *objectClassOf(const Expr *Value) {
+  if (!Value)
+    return nullptr;
+  const auto *Record =
+      Value->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Record || Record->isLambda() || !Record->hasDefinition())
+    return nullptr;
+  return Record->getDefinition();
+}
+
+/// What an object crossing is called in a diagnostic: the variable it
+/// copies, or its class.
+static std::string objectNameOf(const Expr *Value,
+                                const CXXRecordDecl &Record) {
+  const Expr *E = Value->IgnoreParenImpCasts();
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E))
+    if (Copy->getNumArgs() == 1 && Copy->getConstructor()->isCopyOrMoveConstructor())
+      E = Copy->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return Ref->getDecl()->getNameAsString();
+  return Record.getNameAsString();
+}
+
+void HostPointerInDeviceCodeCheck::checkPointerMembers(
+    const utils::HostCodeSites &Sites, utils::DeviceReach &Reach,
+    utils::ProvenanceSummaries &Summaries) {
+  // A pointer member of the object dereferenced by the object's device
+  // code (a functor's operator()) or by the kernel, holding host memory
+  // wherever the unit stores into it.
+  struct HostMember {
+    const FieldDecl *Field = nullptr;
+    const FunctionDecl *DereferencedBy = nullptr;
+    utils::Provenance Memory;
+  };
+  auto HostMemberOf = [&](const CXXRecordDecl &Record,
+                          const FunctionDecl *Kernel) -> std::optional<HostMember> {
+    for (const FieldDecl *Field : Record.fields()) {
+      if (!Field->getType()->isPointerType())
+        continue;
+      const FunctionDecl *By = Reach.deviceCodeDereferencing(Record, *Field);
+      if (!By && Kernel && Kernel->getBody() &&
+          Reach.dereferences(Kernel->getBody(), Field))
+        By = Kernel;
+      if (!By)
+        continue;
+      utils::Provenance Memory = Summaries.fieldOf(*Field);
+      if (Memory.isHost())
+        return HostMember{Field, By, Memory};
+    }
+    return std::nullopt;
+  };
+  // Where: 0 a kernel's argument, 1 a device algorithm's, 2 a launch
+  // wrapper's.
+  auto Report = [&](SourceLocation Loc, const Expr *Value,
+                    const CXXRecordDecl &Record, const HostMember &Member,
+                    unsigned Where, StringRef Callee) {
+    diag(Loc, "'%0' holds host pointer '%1' and is passed to "
+              "%select{kernel '%3'|'%3'|'%3', which hands it on to the "
+              "device}2, where %q4 dereferences it and it is not a valid "
+              "address; store a pointer to device memory (cudaMalloc, "
+              "cudaMallocManaged, thrust::device_vector) in '%1' instead")
+        << objectNameOf(Value, Record) << Member.Field->getName() << Where
+        << Callee << Member.DereferencedBy;
+  };
+
+  for (const utils::BoundaryCrossing &C : Sites.Crossings) {
+    if (C.Kind == utils::CrossingKind::LambdaCapture)
+      continue;
+    const CXXRecordDecl *Record = objectClassOf(C.Value);
+    // A launch wrapper's own launch of what its caller hands in is
+    // reported at that caller's call (below).
+    if (!Record || Reported.count(C.Loc.getRawEncoding()) ||
+        utils::forwardedTemplateParameter(C.Value))
+      continue;
+    const FunctionDecl *Kernel = nullptr;
+    if (C.Kind == utils::CrossingKind::KernelArgument)
+      Kernel = C.Callee ? C.Callee->getDefinition() : nullptr;
+    std::optional<HostMember> Member = HostMemberOf(*Record, Kernel);
+    if (!Member || !Reported.insert(C.Loc.getRawEncoding()).second)
+      continue;
+    const bool ToKernel = C.Kind == utils::CrossingKind::KernelArgument;
+    Report(C.Loc, C.Value, *Record, *Member, ToKernel ? 0 : 1,
+           ToKernel ? C.Callee->getNameAsString()
+                    : utils::deviceCalleeName(*C.Callee));
+    noteSource(Member->Memory.Source, C.Value);
+  }
+  for (const CallExpr *Call : Sites.Calls) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    unsigned Offset =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I) {
+      const Expr *Arg = Call->getArg(I);
+      const CXXRecordDecl *Record = objectClassOf(Arg);
+      if (!Record || Reported.count(Arg->getBeginLoc().getRawEncoding()) ||
+          utils::forwardedTemplateParameter(Arg) ||
+          utils::isPassedInByCaller(*Arg))
+        continue;
+      const utils::DeviceReachPath *Path =
+          Reach.callableParameter(*Callee, I - Offset);
+      if (!Path)
+        continue;
+      const utils::BoundaryCrossing &End = Path->Crossing;
+      const FunctionDecl *Kernel =
+          End.Kind == utils::CrossingKind::KernelArgument && End.Callee
+              ? End.Callee->getDefinition()
+              : nullptr;
+      std::optional<HostMember> Member = HostMemberOf(*Record, Kernel);
+      if (!Member || !Reported.insert(Arg->getBeginLoc().getRawEncoding()).second)
+        continue;
+      Report(Arg->getBeginLoc(), Arg, *Record, *Member, 2,
+             Callee->getNameAsString());
+      utils::noteHandedOn(*this, Path->Steps, Path->Crossing,
+                          Path->Crossing.Loc, /*Lambda=*/false);
+      noteSource(Member->Memory.Source, Arg);
+    }
+  }
+}
+
 /// What a path's crossing is, for "which hands it on to %0": 0 a kernel,
 /// 1 an extended lambda's capture, 2 a device algorithm.
 static unsigned endKind(const utils::BoundaryCrossing &C) {
@@ -143,16 +264,15 @@ void HostPointerInDeviceCodeCheck::check(
   if (!Function || !Function->getBody())
     return;
   ASTContext &Ctx = *Result.Context;
-  if (Unit != &Ctx) {
-    // Facts about one AST's nodes: a later unit may reuse their addresses.
-    Unit = &Ctx;
-    Reach = std::make_unique<utils::DeviceReach>();
-    Summaries = std::make_unique<utils::ProvenanceSummaries>(Ctx);
-  }
+  utils::UnitFacts &Facts = utils::UnitFacts::of(Ctx);
+  utils::DeviceReach *Reach = &Facts.get<utils::DeviceReach>();
+  utils::ProvenanceSummaries *Summaries =
+      &Facts.get<utils::ProvenanceSummaries>();
 
   const utils::HostCodeSites &Sites = Reach->sitesOf(*Function);
   if (Sites.Crossings.empty() && Sites.Calls.empty())
     return;
+  checkPointerMembers(Sites, *Reach, *Summaries);
 
   // The pointer crossings that device code dereferences: this function's
   // own crossings, and its calls that hand a pointer on to a function
@@ -253,7 +373,7 @@ void HostPointerInDeviceCodeCheck::check(
   for (const Candidate &C : Candidates) {
     ReadsLocal |= utils::readsLocalPointer(*C.Value);
     HostAsWritten |=
-        utils::provenanceOfExpr(*C.Value, Ctx, Summaries.get()).isHost();
+        utils::provenanceOfExpr(*C.Value, Ctx, Summaries).isHost();
     Queries.push_back({C.anchor(), C.Value});
   }
   if (!HostAsWritten &&
@@ -261,7 +381,7 @@ void HostPointerInDeviceCodeCheck::check(
     return;
   llvm::DenseMap<const Expr *, utils::Provenance> Flow =
       utils::analyzePointerProvenance(*Function, Ctx, Queries,
-                                      Summaries.get());
+                                      Summaries);
 
   llvm::DenseSet<std::pair<const Stmt *, const void *>> ReportedMemory;
   for (const Candidate &C : Candidates) {

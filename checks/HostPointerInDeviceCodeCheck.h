@@ -28,27 +28,23 @@ public:
   void storeOptions(ClangTidyOptions::OptionMap &Opts) override;
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
-  void onStartOfTranslationUnit() override {
-    Reported.clear();
-    Unit = nullptr;
-    Reach.reset();
-    Summaries.reset();
-  }
+  void onStartOfTranslationUnit() override { Reported.clear(); }
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
 
 private:
+  /// Objects (functors, parameter structs) crossing with a pointer member
+  /// that holds host memory and that device code dereferences.
+  void checkPointerMembers(const utils::HostCodeSites &Sites,
+                           utils::DeviceReach &Reach,
+                           utils::ProvenanceSummaries &Summaries);
   /// The note at where the host memory comes from.
   void noteSource(const utils::HostSource &Source, const Expr *Value);
 
   const bool HostMemoryIsDeviceAccessible;
   /// Crossings already reported (a template's instantiations share them).
   llvm::DenseSet<unsigned> Reported;
-  /// The summaries of the unit being matched (\c Unit).
-  const ASTContext *Unit = nullptr;
-  std::unique_ptr<utils::DeviceReach> Reach;
-  std::unique_ptr<utils::ProvenanceSummaries> Summaries;
 };
 
 } // namespace clang::tidy::cuda

@@ -107,13 +107,33 @@ public:
   }
 
 private:
-  void note(const Expr *E) {
+  /// The variable, or the member (`weights`, `this->weights + i`,
+  /// `p.weights`: a functor's pointer member), \p E is computed from.
+  static const ValueDecl *rootOf(const Expr *E) {
     if (const ValueDecl *Root = pointerRoot(E))
+      return Root;
+    for (E = E ? E->IgnoreParenImpCasts() : nullptr; E;
+         E = E->IgnoreParenImpCasts()) {
+      if (const auto *Member = dyn_cast<MemberExpr>(E))
+        return isa<FieldDecl>(Member->getMemberDecl())
+                   ? Member->getMemberDecl()
+                   : nullptr;
+      const auto *Binary = dyn_cast<BinaryOperator>(E);
+      if (!Binary || !Binary->isAdditiveOp() ||
+          !Binary->getType()->isPointerType())
+        return nullptr;
+      E = Binary->getLHS()->getType()->isPointerType() ? Binary->getLHS()
+                                                       : Binary->getRHS();
+    }
+    return nullptr;
+  }
+  void note(const Expr *E) {
+    if (const ValueDecl *Root = rootOf(E))
       if (Tainted.count(Root))
         Found = true;
   }
   void spread(const Expr *From, const ValueDecl *To) {
-    const ValueDecl *Root = pointerRoot(From);
+    const ValueDecl *Root = rootOf(From);
     if (Root && Tainted.count(Root) && Tainted.insert(To).second)
       Grew = true;
   }
@@ -621,6 +641,27 @@ bool DeviceReach::dereferences(const Stmt *Code, const ValueDecl *Var) {
   bool Result = dereferencesPointer(Code, Var);
   State->Derefs[{Code, Var}] = Result;
   return Result;
+}
+
+const FunctionDecl *
+DeviceReach::deviceCodeDereferencing(const CXXRecordDecl &Record,
+                                     const FieldDecl &Field) {
+  auto Dereferences = [&](const FunctionDecl *Method) {
+    return Method && Method->isThisDeclarationADefinition() &&
+           Method->getBody() && runsOnDevice(executionSpaceOf(*Method)) &&
+           dereferences(Method->getBody(), &Field);
+  };
+  for (const Decl *Member : Record.decls()) {
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Member)) {
+      if (Dereferences(Method))
+        return Method;
+    } else if (const auto *Template = dyn_cast<FunctionTemplateDecl>(Member)) {
+      for (const FunctionDecl *Specialization : Template->specializations())
+        if (Dereferences(Specialization))
+          return Specialization;
+    }
+  }
+  return nullptr;
 }
 
 namespace {

@@ -82,6 +82,12 @@ public:
   /// `dereferencesPointer`, cached per pair.
   bool dereferences(const Stmt *Code, const ValueDecl *Var);
 
+  /// A member function of \p Record that runs on the device (`__device__`,
+  /// `__host__ __device__`: a functor's `operator()`) and dereferences
+  /// pointer member \p Field; null when none does.
+  const FunctionDecl *deviceCodeDereferencing(const CXXRecordDecl &Record,
+                                              const FieldDecl &Field);
+
   /// How pointer parameter \p Index of \p Function is dereferenced on the
   /// device: passed to a kernel that dereferences it, captured by an
   /// extended lambda that dereferences it and gets to the device, passed to

@@ -511,6 +511,26 @@ Provenance Evaluator::eval(const Expr *E) const {
 /// The variables whose value the flow analysis cannot follow: a reference
 /// or a by-reference capture aliases them, or their address goes anywhere
 /// but to a function that stores a pointer through it.
+/// Whether \p Child, an element of braced list \p Parent as written
+/// (`Functor{p}`, `Functor{h.raw}`; the traversal visits that form, where
+/// the element has no conversion yet), is copied: the list's semantic form
+/// reads it (an lvalue-to-rvalue conversion), as opposed to binding a
+/// reference member to it.
+static bool copiedByBracedList(const Stmt *Parent, const Stmt *Child) {
+  const auto *List = dyn_cast<InitListExpr>(Parent);
+  if (!List)
+    return false;
+  const InitListExpr *Semantic =
+      List->getSemanticForm() ? List->getSemanticForm() : List;
+  for (const Expr *Init : Semantic->inits())
+    for (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(Init); Cast;
+         Cast = dyn_cast<ImplicitCastExpr>(Cast->getSubExpr()))
+      if (Cast->getCastKind() == CK_LValueToRValue &&
+          Cast->getSubExpr()->IgnoreParens() == Child)
+        return true;
+  return false;
+}
+
 class EscapeFinder : public RecursiveASTVisitor<EscapeFinder> {
 public:
   llvm::DenseSet<const VarDecl *> Escaped;
@@ -563,6 +583,8 @@ public:
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent))
       if (Cast->getCastKind() == CK_LValueToRValue)
         return true;
+    if (copiedByBracedList(Parent, Child))
+      return true;
     if (const auto *Binary = dyn_cast<BinaryOperator>(Parent))
       if (Binary->isAssignmentOp() && Binary->getLHS() == Child)
         return true;
@@ -923,9 +945,15 @@ public:
         Stores.push_back({Field, Current, nullptr, Init->getInit()});
     return RecursiveASTVisitor::TraverseConstructorInitializer(Init);
   }
-  bool VisitInitListExpr(InitListExpr *List) {
-    if (!List->isSemanticForm())
+  bool VisitInitListExpr(InitListExpr *Written) {
+    // Each list once, as written (the traversal visits that form), read
+    // in its semantic form: one initializer per member, brace elision and
+    // designators resolved.
+    if (!Written->isSyntacticForm())
       return true;
+    const InitListExpr *List = Written->getSemanticForm()
+                                   ? Written->getSemanticForm()
+                                   : Written;
     const RecordDecl *Record = List->getType()->getAsRecordDecl();
     if (!Record || Record->isUnion())
       return true;
@@ -941,9 +969,10 @@ public:
       if (I >= List->getNumInits())
         break;
       const Expr *Value = List->getInit(I++);
+      // The list is the anchor: what a local pointer it reads holds there.
       if (Field->getType()->isPointerType() &&
           !isa<ImplicitValueInitExpr>(Value))
-        Stores.push_back({Field, Current, nullptr, Value});
+        Stores.push_back({Field, Current, Current ? List : nullptr, Value});
     }
     return true;
   }
@@ -962,6 +991,8 @@ public:
     if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent))
       if (Cast->getCastKind() == CK_LValueToRValue)
         return true;
+    if (copiedByBracedList(Parent, Child))
+      return true;
     if (const auto *Binary = dyn_cast<BinaryOperator>(Parent)) {
       if (Binary->getOpcode() == BO_Assign && Binary->getLHS() == Child) {
         Stores.push_back({Field, Current, Binary, Binary->getRHS()});
@@ -1093,7 +1124,9 @@ Provenance ProvenanceSummaries::fieldOf(const FieldDecl &Field) {
       if (Member->getMemberDecl() == &Field)
         continue;
     Provenance P;
-    if (Store.Anchor && Store.Function && readsLocalPointer(*Store.Value)) {
+    // In a function's code the flow analysis also sees the memory the
+    // function registers with cudaHostRegister before the store.
+    if (Store.Anchor && Store.Function) {
       llvm::DenseMap<const Expr *, Provenance> Answers =
           analyzePointerProvenance(*Store.Function, Ctx,
                                    {{Store.Anchor, Store.Value}}, this);
