@@ -225,6 +225,8 @@ private:
 std::string owningValueName(const utils::BoundaryCrossing &C, const ASTContext &Ctx) {
   if (C.CapturedVar)
     return C.CapturedVar->getNameAsString();
+  if (C.Capture && C.Capture->getCaptureKind() == LCK_StarThis)
+    return "*this";
   const Expr *Value = C.Value->IgnoreParenImpCasts();
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value);
       Construct && Construct->getNumArgs() == 1)
@@ -325,7 +327,11 @@ static bool ownedElsewhere(QualType Type) {
 
 void HostOwningObjectInDeviceCodeCheck::judgeCapture(
     const utils::BoundaryCrossing &C, const ASTContext &Ctx) {
-  if (!C.CapturedVar || !C.Lambda || alreadyReported(C))
+  // A variable, or `[*this]`: a copy of the whole object (its uses in the
+  // body are `this`, which then names the copy).
+  const bool StarThis =
+      C.Capture && C.Capture->getCaptureKind() == LCK_StarThis;
+  if ((!C.CapturedVar && !StarThis) || !C.Lambda || alreadyReported(C))
     return;
   std::optional<utils::HostOwningPart> Part =
       utils::findHostOwningPart(C.Type);
