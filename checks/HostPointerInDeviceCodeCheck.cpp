@@ -223,22 +223,34 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
           utils::forwardedTemplateParameter(Arg) ||
           utils::isPassedInByCaller(*Arg))
         continue;
+      // The wrapper passes it on to a kernel or an algorithm; or, with no
+      // launch naming it, its code instantiates a kernel with the type (a
+      // driver object launched through a kernel's address, Kokkos').
       const utils::DeviceReachPath *Path =
           Reach.callableParameter(*Callee, I - Offset);
-      if (!Path)
+      const FunctionDecl *Kernel = nullptr;
+      if (Path) {
+        const utils::BoundaryCrossing &End = Path->Crossing;
+        if (End.Kind == utils::CrossingKind::KernelArgument && End.Callee)
+          Kernel = End.Callee->getDefinition();
+      } else if (!(Kernel = Reach.kernelUnder(*Callee, *Record))) {
         continue;
-      const utils::BoundaryCrossing &End = Path->Crossing;
-      const FunctionDecl *Kernel =
-          End.Kind == utils::CrossingKind::KernelArgument && End.Callee
-              ? End.Callee->getDefinition()
-              : nullptr;
+      }
       std::optional<HostMember> Member = HostMemberOf(*Record, Kernel);
       if (!Member || !Reported.insert(Arg->getBeginLoc().getRawEncoding()).second)
         continue;
       Report(Arg->getBeginLoc(), Arg, *Record, *Member, 2,
              Callee->getNameAsString());
-      utils::noteHandedOn(*this, Path->Steps, Path->Crossing,
-                          Path->Crossing.Loc, /*Lambda=*/false);
+      if (Path) {
+        utils::noteHandedOn(*this, Path->Steps, Path->Crossing,
+                            Path->Crossing.Loc, /*Lambda=*/false);
+      } else {
+        utils::BoundaryCrossing Instantiated;
+        Instantiated.Kind = utils::CrossingKind::KernelArgument;
+        Instantiated.Callee = Kernel;
+        utils::noteHandedOn(*this, {{Call, Callee}}, Instantiated,
+                            Kernel->getLocation(), /*Lambda=*/false);
+      }
       noteSource(Member->Memory.Source, Arg);
     }
   }

@@ -211,6 +211,8 @@ KINDS = [
     ("H33-new-array", "H33", "cuda-host-pointer-in-device-code", "compiles"),
     ("H33-address-of-local", "H33", "cuda-host-pointer-in-device-code", "compiles"),
     ("H33-helper-new", "H33", "cuda-host-pointer-in-device-code", "compiles"),
+    # A functor whose pointer member holds a std::vector's data().
+    ("H33-functor-member", "H33", "cuda-host-pointer-in-device-code", "compiles"),
     ("H16-host-global", "H16", "cuda-host-variable-in-device-code", "rejected"),
     # A std::function called in a __device__ lambda is an error; in a
     # __host__ __device__ one nvcc only warns (#20011-D/#20014-D) and the
@@ -269,6 +271,12 @@ def gen(kind, idiom, name):
         return [f"static float *{name}_alloc(int n) {{ return new float[n]; }}",
                 sig + " {", setup, f"  float *p = {name}_alloc(n);",
                 "  " + launch(I, L(write(I, "p[i]"))) + " @MARK@", "}"]
+    if kind == "H33-functor-member":
+        return ["#include <vector>", f"struct {name}_op {{", "  const float *weights;",
+                "  float *out;",
+                f"  {I['attr']} void operator()(int i) const {{ out[i] = weights[i]; }}",
+                "};", sig + " {", setup, "  std::vector<float> host(n, 1.0f);",
+                "  " + launch(I, f"{name}_op{{host.data(), {I['ptr']}}}") + " @MARK@", "}"]
     if kind == "H16-host-global":
         return [f"float {name}_scale = 2.0f;", sig + " {", setup,
                 "  " + launch(I, L(write(I, f"{name}_scale"))) + " @MARK@", "}"]
