@@ -214,8 +214,7 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
   }
   for (const CallExpr *Call : Sites.Calls) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    unsigned Offset =
-        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    const unsigned Offset = utils::objectArguments(*Call);
     for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I) {
       const Expr *Arg = Call->getArg(I);
       const CXXRecordDecl *Record = objectClassOf(Arg);
@@ -358,8 +357,7 @@ void HostPointerInDeviceCodeCheck::check(
   }
   for (const CallExpr *Call : Sites.Calls) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    unsigned Offset =
-        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    const unsigned Offset = utils::objectArguments(*Call);
     for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I) {
       const Expr *Arg = Call->getArg(I);
       if (!Arg->getType()->isPointerType() ||

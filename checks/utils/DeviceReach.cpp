@@ -12,6 +12,13 @@
 
 namespace clang::tidy::cuda::utils {
 
+unsigned objectArguments(const CallExpr &Call) {
+  return isa<CXXOperatorCallExpr>(Call) &&
+                 isa_and_nonnull<CXXMethodDecl>(Call.getDirectCallee())
+             ? 1
+             : 0;
+}
+
 namespace {
 
 /// How many calls deep a parameter is followed: a wrapper of a wrapper of
@@ -83,11 +90,8 @@ public:
   }
   bool VisitCallExpr(CallExpr *Call) {
     const FunctionDecl *Callee = Call->getDirectCallee();
-    unsigned Named = Callee ? Callee->getNumParams() : Call->getNumArgs();
-    // A member operator's first argument is its object: `fn(i, p)` has
-    // one more argument than `operator()` has parameters.
-    if (Callee && isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee))
-      ++Named;
+    unsigned Named = Callee ? Callee->getNumParams() + objectArguments(*Call)
+                            : Call->getNumArgs();
     for (unsigned I = 0, N = Call->getNumArgs(); I < N && I < Named; ++I)
       note(Call->getArg(I));
     return !Found;
@@ -684,8 +688,7 @@ throughCalls(llvm::ArrayRef<const CallExpr *> Calls, ArgumentMatches Matches,
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee)
       continue;
-    unsigned Offset =
-        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    const unsigned Offset = objectArguments(*Call);
     for (unsigned I = Offset, N = Call->getNumArgs(); I < N; ++I)
       if (Matches(Call->getArg(I)))
         if (const DeviceReachPath *Inner = Reaches(*Callee, I - Offset))

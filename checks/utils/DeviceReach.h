@@ -64,6 +64,11 @@ const ParmVarDecl *forwardedTemplateParameter(const Expr *E);
 /// get_lambda(params...)` inside its own `forall`). Not a call of the user's.
 bool isPassedInByCaller(const Expr &Arg);
 
+/// How many of \p Call's arguments come before the callee's parameters: 1
+/// for a member operator call, whose first argument is the object (`fn(i,
+/// p)` passes `fn` to `operator()(int, float *)`), else 0.
+unsigned objectArguments(const CallExpr &Call);
+
 /// Whether \p Code dereferences \p Var (indexes it, reads through it,
 /// passes it on to a function), directly or through a local pointer copied
 /// from it.

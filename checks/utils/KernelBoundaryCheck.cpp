@@ -79,9 +79,7 @@ KernelBoundaryCheck::handedOn(const CallExpr &Call) {
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee)
     return Crossings;
-  // A member operator's first argument is its object, not a parameter.
-  unsigned Offset =
-      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+  const unsigned Offset = objectArguments(Call);
   for (unsigned I = Offset, N = Call.getNumArgs(); I < N; ++I) {
     const Expr *Arg = Call.getArg(I);
     // A wrapper handing its own parameter on is a step of its caller's
