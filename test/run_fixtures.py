@@ -209,10 +209,13 @@ def lint_fixture(fixture: Fixture, route: Route):
                                    [f"--export-fixes={exported}"]))
         # What --fix would apply: when the lint offered no fix-it and none is
         # expected, the two --fix runs below could change nothing, and are
-        # left out (with --fixes applied a missing file is taken as "there
-        # may be fix-its"; clang-tidy writes none when it reports nothing).
+        # left out. clang-tidy writes no file when it reports nothing; a
+        # missing file after a lint that printed a diagnostic is taken as
+        # "there may be fix-its" (--fixes applied runs --fix then).
         exported_text = exported.read_text() if exported.exists() else None
-        if route.args.fixes == "exported" and exported_text is None:
+        reported_something = re.search(r": (warning|error): ", result.stdout + result.stderr)
+        if exported_text is None and (route.args.fixes == "exported"
+                                      or not reported_something):
             exported_text = ""
         offers_fixes = (exported_text is None
                         or REPLACEMENT_RE.search(exported_text) is not None)

@@ -19,6 +19,13 @@ unsigned objectArguments(const CallExpr &Call) {
              : 0;
 }
 
+bool isMoveOrForward(const CallExpr &Call) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  return Callee && Call.getNumArgs() == 1 && Callee->isInStdNamespace() &&
+         Callee->getIdentifier() &&
+         (Callee->getName() == "move" || Callee->getName() == "forward");
+}
+
 namespace {
 
 /// How many calls deep a parameter is followed: a wrapper of a wrapper of
@@ -213,6 +220,10 @@ const ValueDecl *pointerRoot(const Expr *E) {
     // A function that returns its pointer parameter as it is (a
     // framework's `map_to_device(p)` for raw pointers).
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      if (isMoveOrForward(*Call)) {
+        E = Call->getArg(0);
+        continue;
+      }
       const FunctionDecl *Callee = Call->getDirectCallee();
       std::optional<unsigned> Returned =
           Callee && ++Calls <= 2 ? returnedParameter(*Callee, 0)
@@ -331,9 +342,7 @@ static const ValueDecl *namedThroughCopies(const Expr *E,
       const FunctionDecl *Callee = Call->getDirectCallee();
       if (!Callee)
         return nullptr;
-      if (Call->getNumArgs() == 1 && Callee->isInStdNamespace() &&
-          Callee->getIdentifier() &&
-          (Callee->getName() == "move" || Callee->getName() == "forward")) {
+      if (isMoveOrForward(*Call)) {
         E = Call->getArg(0);
         continue;
       }

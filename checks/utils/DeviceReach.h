@@ -69,6 +69,10 @@ bool isPassedInByCaller(const Expr &Arg);
 /// p)` passes `fn` to `operator()(int, float *)`), else 0.
 unsigned objectArguments(const CallExpr &Call);
 
+/// Whether \p Call is `std::move(x)` or `std::forward<T>(x)`: the same
+/// object as its argument to whatever holds the call.
+bool isMoveOrForward(const CallExpr &Call);
+
 /// Whether \p Code dereferences \p Var (indexes it, reads through it,
 /// passes it on to a function), directly or through a local pointer copied
 /// from it.

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PointerProvenance.h"
+#include "DeviceReach.h"
 #include "ExecutionSpace.h"
 #include "ExtendedLambda.h"
 #include "TypeFacts.h"
@@ -440,6 +441,10 @@ Provenance Evaluator::eval(const Expr *E) const {
   E = E->IgnoreParens();
   if (const auto *Full = dyn_cast<FullExpr>(E))
     return eval(Full->getSubExpr());
+  // A pointer variable bound to a reference parameter (a launcher's `Args
+  // &&...args`): what the callee reads is the value it holds.
+  if (E->isGLValue() && localPointerNamedBy(E))
+    return read(E);
   if (const auto *Cast = dyn_cast<CastExpr>(E)) {
     switch (Cast->getCastKind()) {
     case CK_ArrayToPointerDecay:
@@ -531,6 +536,115 @@ static bool copiedByBracedList(const Stmt *Parent, const Stmt *Child) {
   return false;
 }
 
+static bool referenceArgumentOnlyRead(const CallExpr &Call, const Stmt *Arg,
+                                      unsigned Depth);
+
+/// Whether a function's body only reads the pointer that its reference
+/// parameter is bound to: every use of the parameter is a read of its
+/// value, a `sizeof`, or (through std::forward) an argument bound to a
+/// parameter that only reads it in turn.
+class ReferenceParameterUses
+    : public RecursiveASTVisitor<ReferenceParameterUses> {
+public:
+  ReferenceParameterUses(const ParmVarDecl &Param, unsigned Depth)
+      : Param(Param), Depth(Depth) {}
+  bool MayWrite = false;
+
+  bool dataTraverseStmtPre(Stmt *S) {
+    Stack.push_back(S);
+    return true;
+  }
+  bool dataTraverseStmtPost(Stmt *) {
+    Stack.pop_back();
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *Lambda, DataRecursionQueue * = nullptr) {
+    for (const LambdaCapture &Capture : Lambda->captures())
+      if (Capture.capturesVariable() && Capture.getCapturedVar() == &Param &&
+          Capture.getCaptureKind() == LCK_ByRef) {
+        MayWrite = true;
+        return false;
+      }
+    for (Expr *Init : Lambda->capture_inits())
+      if (Init && !TraverseStmt(Init))
+        return false;
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (Ref->getDecl() != &Param || onlyRead(Stack.size() - 1))
+      return true;
+    MayWrite = true;
+    return false;
+  }
+
+private:
+  bool onlyRead(size_t I) const {
+    while (I > 0) {
+      const Stmt *Parent = Stack[I - 1];
+      if (isa<ParenExpr>(Parent)) {
+        --I;
+        continue;
+      }
+      if (const auto *Cast = dyn_cast<ImplicitCastExpr>(Parent)) {
+        if (Cast->getCastKind() == CK_LValueToRValue)
+          return true;
+        if (Cast->getCastKind() == CK_NoOp) {
+          --I;
+          continue;
+        }
+        return false;
+      }
+      if (isa<UnaryExprOrTypeTraitExpr>(Parent))
+        return true;
+      const auto *Call = dyn_cast<CallExpr>(Parent);
+      if (!Call || Call->getCallee() == Stack[I])
+        return false;
+      if (isMoveOrForward(*Call)) {
+        --I;
+        continue;
+      }
+      return referenceArgumentOnlyRead(*Call, Stack[I], Depth);
+    }
+    return false;
+  }
+
+  const ParmVarDecl &Param;
+  unsigned Depth;
+  std::vector<const Stmt *> Stack;
+};
+
+/// Whether \p Call, which binds \p Arg (a pointer variable, as an lvalue)
+/// to a parameter, leaves its value as it was: the parameter is a copy or
+/// a const reference, or a reference that the callee's visible body only
+/// reads (a launcher's `Args &&...args` handed on to a kernel by value),
+/// following at most \p Depth forwarding calls.
+static bool referenceArgumentOnlyRead(const CallExpr &Call, const Stmt *Arg,
+                                      unsigned Depth) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee)
+    return false;
+  unsigned Offset = objectArguments(Call);
+  for (unsigned I = Offset; I < Call.getNumArgs(); ++I) {
+    if (Call.getArg(I) != Arg)
+      continue;
+    if (I - Offset >= Callee->getNumParams())
+      return false;
+    QualType Type = Callee->getParamDecl(I - Offset)->getType();
+    if (!Type->isReferenceType() ||
+        Type.getNonReferenceType().isConstQualified())
+      return true;
+    const FunctionDecl *Definition = nullptr;
+    if (Depth == 0 || !Callee->hasBody(Definition) ||
+        I - Offset >= Definition->getNumParams())
+      return false;
+    ReferenceParameterUses Uses(*Definition->getParamDecl(I - Offset),
+                                Depth - 1);
+    Uses.TraverseStmt(Definition->getBody());
+    return !Uses.MayWrite;
+  }
+  return false;
+}
+
 class EscapeFinder : public RecursiveASTVisitor<EscapeFinder> {
 public:
   llvm::DenseSet<const VarDecl *> Escaped;
@@ -596,6 +710,12 @@ public:
       if (Unary->getOpcode() == UO_AddrOf && storedThrough(I - 1))
         return true;
     }
+    // Bound to a reference parameter that the callee only reads (a
+    // launcher forwarding its arguments to a kernel): the value stays.
+    if (const auto *Call = dyn_cast<CallExpr>(Parent))
+      if (Call->getCallee() != Child &&
+          referenceArgumentOnlyRead(*Call, Child, /*Depth=*/3))
+        return true;
     Escaped.insert(Var);
     return true;
   }
@@ -749,6 +869,9 @@ bool readsLocalPointer(const Expr &E) {
     if (const auto *Cond = dyn_cast<ConditionalOperator>(Cur))
       return readsLocalPointer(*Cond->getTrueExpr()) ||
              readsLocalPointer(*Cond->getFalseExpr());
+    // Bound to a reference parameter: the callee reads it.
+    if (Cur->isGLValue() && localPointerNamedBy(Cur))
+      return true;
     if (const auto *Call = dyn_cast<CallExpr>(Cur)) {
       // thrust::raw_pointer_cast(p) and friends pass a pointer on.
       for (const Expr *Arg : Call->arguments())
