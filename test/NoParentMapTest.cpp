@@ -162,6 +162,12 @@ struct Fixture {
   bool HostOnly = false;
 };
 
+/// A fixture that includes thrust or cub and expects no diagnostic.
+bool isSilentLibraryLookAlike(llvm::StringRef Code) {
+  return (Code.contains("#include <thrust/") || Code.contains("#include <cub/")) &&
+         !Code.contains("CHECK-MESSAGES") && !Code.contains("CHECK-NOTES");
+}
+
 Fixture readFixture(const std::string &Path) {
   Fixture F;
   F.Path = Path;
@@ -262,9 +268,18 @@ TEST(NoParentMapTest, EveryFileOfTheDirectories) {
   }
   std::sort(Files.begin(), Files.end());
   ASSERT_FALSE(Files.empty());
-  unsigned OnePass = 0, TwoPasses = 0;
+  unsigned OnePass = 0, TwoPasses = 0, LookAlikesLeftOut = 0;
   for (const std::string &Path : Files) {
     Fixture F = readFixture(Path);
+    // The fixtures that include thrust or cub and expect no finding (23
+    // look-alikes, two thrust parses each: a third of this test's time)
+    // are left out; the checks' paths through thrust and cub code run here
+    // on the fixtures with findings and on examples/realistic.
+    if (llvm::StringRef(Path).contains("/fixtures/") &&
+        isSilentLibraryLookAlike(F.Code)) {
+      ++LookAlikesLeftOut;
+      continue;
+    }
     // A fixture of the host pass (RUN-ARGS --cuda-host-only) too: the
     // drop-in's default lints its device pass first, and the probe must ask
     // for the host pass where that finds more.
@@ -298,8 +313,9 @@ TEST(NoParentMapTest, EveryFileOfTheDirectories) {
           << Path << ": the probe skips the host pass, which finds "
           << Finding;
   }
-  std::printf("%u files linted in one pass by default, %u in two\n", OnePass,
-              TwoPasses);
+  std::printf("%u files linted in one pass by default, %u in two; %u "
+              "thrust or cub look-alikes left out\n",
+              OnePass, TwoPasses, LookAlikesLeftOut);
 }
 
 } // namespace

@@ -38,7 +38,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lsp_client import LspClient, findings  # noqa: E402
 from run_fixtures import (PLUGIN_CUDA_FLAGS, PLUGIN_NVCC_COMPAT_FLAGS,  # noqa: E402
-                          matches, parse_fixture)
+                          matches, parse_fixture, skip_reason)
 
 # fixture (relative to the fixtures root) -> the reason, as in
 # docs/integration.md ("Compared with the drop-in and with a stock clangd").
@@ -138,6 +138,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clangd", required=True)
     parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument("--skip-silent-including", metavar="REGEX",
+                        help="leave out the fixtures that include a header "
+                             "matching REGEX and expect no diagnostic")
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args()
     args.clangd = str(Path(args.clangd).resolve())
@@ -147,6 +150,10 @@ def main():
         by_setup, names = {}, {}
         for source, base in fixture_files(args.paths):
             fixture = parse_fixture(source)
+            reason = skip_reason(fixture, None, args.skip_silent_including)
+            if reason:
+                print(f"SKIP {source.relative_to(base)}: {reason}")
+                continue
             names[source] = str(source.relative_to(base))
             key = (tuple(fixture.run_args), tidy_config(fixture))
             by_setup.setdefault(key, []).append(fixture)

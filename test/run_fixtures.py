@@ -22,7 +22,8 @@ TIDY-ARGS line is one argument, spaces and all, placed before the file name
 options for one fixture. The runner's --compiler-arg and --tidy-arg add one
 argument to every fixture's RUN-ARGS or TIDY-ARGS; --skip-including REGEX
 leaves out (as SKIP, naming the header) the fixtures that include a header
-whose name matches, such as thrust's when linting without a toolkit.
+whose name matches, such as thrust's when linting without a toolkit;
+--skip-silent-including REGEX only those of them that expect no diagnostic.
 The expectations are those of the device pass (clang-tidy's default side of a
 CUDA file): the drop-in binary, which lints both passes by default, is run
 with --cuda-pass=device (--cuda-pass=host when the fixture's RUN-ARGS say
@@ -420,6 +421,19 @@ def included_header(path: Path, pattern: str):
     return None
 
 
+def skip_reason(fixture: Fixture, including=None, silent_including=None):
+    """Why a fixture is left out (--skip-including, --skip-silent-including),
+    or None."""
+    header = including and included_header(fixture.path, including)
+    if header:
+        return f"includes <{header}>"
+    header = (silent_including and not fixture.expected and
+              included_header(fixture.path, silent_including))
+    if header:
+        return f"a look-alike including <{header}> (the drop-in's run lints it)"
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -443,6 +457,11 @@ def main():
                         help="skip the fixtures that #include a header whose "
                              "name matches REGEX (e.g. '^(thrust|cub)/' with "
                              "--cuda-toolkit=none)")
+    parser.add_argument("--skip-silent-including", metavar="REGEX",
+                        help="skip the fixtures that #include a header whose "
+                             "name matches REGEX and expect no diagnostic "
+                             "(the thrust and cub look-alikes, on routes that "
+                             "run the same checks as the drop-in)")
     parser.add_argument("--fixes", choices=["applied", "exported"],
                         default="applied",
                         help="check fix-its by running --fix twice (applied) "
@@ -478,16 +497,16 @@ def main():
         fixture.run_args += args.compiler_arg
         fixture.tidy_args += args.tidy_arg
     passed = failed = skipped = 0
-    if args.skip_including:
-        kept = []
-        for fixture in fixtures:
-            header = included_header(fixture.path, args.skip_including)
-            if header:
-                skipped += 1
-                print(f"SKIP {os.path.relpath(fixture.path)}: includes <{header}>")
-            else:
-                kept.append(fixture)
-        fixtures = kept
+    kept = []
+    for fixture in fixtures:
+        reason = skip_reason(fixture, args.skip_including,
+                             args.skip_silent_including)
+        if reason:
+            skipped += 1
+            print(f"SKIP {os.path.relpath(fixture.path)}: {reason}")
+        else:
+            kept.append(fixture)
+    fixtures = kept
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         outcomes = pool.map(lambda f: (f, work(f, route)), fixtures)
         for fixture, problems in outcomes:
