@@ -2,6 +2,7 @@
 
 #include "HostOwningObjectInDeviceCodeCheck.h"
 #include "utils/AncestorWalk.h"
+#include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/KernelBoundary.h"
 #include "utils/TypeFacts.h"
@@ -425,8 +426,9 @@ void HostOwningObjectInDeviceCodeCheck::check(
       // algorithm (here, or through a host template such as `apply`): its
       // captures cross now. A __device__ lambda's were judged at it.
       const CXXMethodDecl *Operator = Record->getLambdaCallOperator();
-      if (!Operator || !Operator->hasAttr<CUDAHostAttr>() ||
-          !Operator->hasAttr<CUDADeviceAttr>() ||
+      if (!Operator ||
+          utils::executionSpaceOf(*Operator) !=
+              utils::ExecutionSpace::HostDevice ||
           !JudgedClosures.insert(Record).second)
         continue;
       const LambdaExpr *Lambda = utils::findLambda(*Record).Lambda;

@@ -10,6 +10,7 @@
 #include "utils/PointerProvenance.h"
 #include "utils/TypeFacts.h"
 #include "utils/UnitFacts.h"
+#include <functional>
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -150,32 +151,58 @@ static std::string objectNameOf(const Expr *Value,
 }
 
 void HostPointerInDeviceCodeCheck::checkPointerMembers(
-    const utils::HostCodeSites &Sites, utils::DeviceReach &Reach,
+    const FunctionDecl &Function, const utils::HostCodeSites &Sites, utils::DeviceReach &Reach,
     utils::ProvenanceSummaries &Summaries) {
   // A pointer member of the object dereferenced by the object's device
   // code (a functor's operator()) or by the kernel, holding host memory
   // wherever the unit stores into it.
   struct HostMember {
     const FieldDecl *Field = nullptr;
+    /// The member as the object names it: `weights`, or `w.values` for a
+    /// pointer of a member object.
+    std::string Name;
     const FunctionDecl *DereferencedBy = nullptr;
     utils::Provenance Memory;
   };
-  auto HostMemberOf = [&](const CXXRecordDecl &Record,
-                          const FunctionDecl *Kernel) -> std::optional<HostMember> {
+  // The object's pointer members, and those of its member objects (a
+  // parameter struct inside a functor), two levels deep: the device code
+  // of the object's class or the kernel dereferences them.
+  std::function<std::optional<HostMember>(const CXXRecordDecl &,
+                                          const CXXRecordDecl &,
+                                          const FunctionDecl *, StringRef,
+                                          unsigned)>
+      Search = [&](const CXXRecordDecl &Object, const CXXRecordDecl &Record,
+                   const FunctionDecl *Kernel, StringRef Prefix,
+                   unsigned Depth) -> std::optional<HostMember> {
     for (const FieldDecl *Field : Record.fields()) {
-      if (!Field->getType()->isPointerType())
+      std::string Name = (Prefix + Field->getName()).str();
+      QualType Type = Field->getType();
+      if (!Type->isPointerType()) {
+        const CXXRecordDecl *Inner = Type->getAsCXXRecordDecl();
+        // Not a library's class (a std::vector member is H39's).
+        if (Depth < 2 && Inner && Inner->hasDefinition() && !Inner->isLambda() &&
+            !Inner->getASTContext().getSourceManager().isInSystemHeader(
+                Inner->getLocation()))
+          if (std::optional<HostMember> Found = Search(
+                  Object, *Inner->getDefinition(), Kernel, Name + ".", Depth + 1))
+            return Found;
         continue;
-      const FunctionDecl *By = Reach.deviceCodeDereferencing(Record, *Field);
+      }
+      const FunctionDecl *By = Reach.deviceCodeDereferencing(Object, *Field);
       if (!By && Kernel && Kernel->getBody() &&
           Reach.dereferences(Kernel->getBody(), Field))
         By = Kernel;
       if (!By)
         continue;
-      utils::Provenance Memory = Summaries.fieldOf(*Field);
+      utils::Provenance Memory = Summaries.fieldOf(*Field, Function);
       if (Memory.isHost())
-        return HostMember{Field, By, Memory};
+        return HostMember{Field, std::move(Name), By, Memory};
     }
     return std::nullopt;
+  };
+  auto HostMemberOf = [&](const CXXRecordDecl &Record,
+                          const FunctionDecl *Kernel) {
+    return Search(Record, Record, Kernel, "", 0);
   };
   // Where: 0 a kernel's argument, 1 a device algorithm's, 2 a launch
   // wrapper's.
@@ -187,7 +214,7 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
               "device}2, where %q4 dereferences it and it is not a valid "
               "address; store a pointer to device memory (cudaMalloc, "
               "cudaMallocManaged, thrust::device_vector) in '%1' instead")
-        << objectNameOf(Value, Record) << Member.Field->getName() << Where
+        << objectNameOf(Value, Record) << Member.Name << Where
         << Callee << Member.DereferencedBy;
   };
 
@@ -283,7 +310,7 @@ void HostPointerInDeviceCodeCheck::check(
   const utils::HostCodeSites &Sites = Reach->sitesOf(*Function);
   if (Sites.Crossings.empty() && Sites.Calls.empty())
     return;
-  checkPointerMembers(Sites, *Reach, *Summaries);
+  checkPointerMembers(*Function, Sites, *Reach, *Summaries);
 
   // The pointer crossings that device code dereferences: this function's
   // own crossings, and its calls that hand a pointer on to a function

@@ -36,7 +36,8 @@ public:
 private:
   /// Objects (functors, parameter structs) crossing with a pointer member
   /// that holds host memory and that device code dereferences.
-  void checkPointerMembers(const utils::HostCodeSites &Sites,
+  void checkPointerMembers(const FunctionDecl &Function,
+                           const utils::HostCodeSites &Sites,
                            utils::DeviceReach &Reach,
                            utils::ProvenanceSummaries &Summaries);
   /// The note at where the host memory comes from.

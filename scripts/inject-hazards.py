@@ -160,8 +160,9 @@ IDIOMS = {
         regex=[r"\bParallelFor\s*\(", r"AMREX_GPU_(HOST_)?DEVICE"]),
     # Ginkgo's generic kernels (common/unified): run_kernel(exec, [] GKO_KERNEL
     # (auto i, ...) {...}, size, args...) (GKO_KERNEL = __device__) launches
-    # generic_kernel_1d<<<...>>>(size, fn, map_to_device(args)...); here the
-    # data is captured, not passed as run_kernel's arguments.
+    # generic_kernel_1d<<<...>>>(size, fn, map_to_device(args)...); the data
+    # is captured, or (H33-launcher-argument, launch_args) passed as
+    # run_kernel's arguments, which it takes as `KernelArgs &&...args`.
     "ginkgo": dict(
         includes=['#include "common/unified/base/kernel_launch.hpp"'],
         setup="gko::array<float> out_arr(exec, n); float *out = out_arr.get_data();",
@@ -170,6 +171,9 @@ IDIOMS = {
         lam_generic="[=] GKO_ATTRIBUTES", attr="GKO_ATTRIBUTES",
         launch="gko::kernels::GKO_DEVICE_NAMESPACE::run_kernel(exec, {body}, "
                "static_cast<gko::size_type>(n));",
+        launch_args="gko::kernels::GKO_DEVICE_NAMESPACE::run_kernel(exec, "
+                    "[] GKO_KERNEL(auto i, auto o, auto s) { o[i] = s[i]; }, "
+                    "static_cast<gko::size_type>(n), {args});",
         params=", std::shared_ptr<const gko::CudaExecutor> exec", hd=False,
         regex=[r"\brun_kernel\w*\s*\(", r"\bGKO_KERNEL\b"]),
     # The CI corpus's stand-ins (test/data/inject/include).
@@ -213,6 +217,10 @@ KINDS = [
     ("H33-helper-new", "H33", "cuda-host-pointer-in-device-code", "compiles"),
     # A functor whose pointer member holds a std::vector's data().
     ("H33-functor-member", "H33", "cuda-host-pointer-in-device-code", "compiles"),
+    # A host pointer handed to a launcher that takes the kernel's arguments
+    # (idioms with launch_args only: Ginkgo's run_kernel(exec, fn, n,
+    # args...), which forwards them as references to its kernel).
+    ("H33-launcher-argument", "H33", "cuda-host-pointer-in-device-code", "compiles"),
     ("H16-host-global", "H16", "cuda-host-variable-in-device-code", "rejected"),
     # A std::function called in a __device__ lambda is an error; in a
     # __host__ __device__ one nvcc only warns (#20011-D/#20014-D) and the
@@ -233,6 +241,11 @@ KIND_BY_ID = {k[0]: k for k in KINDS}
 
 def launch(idiom, body):
     return idiom["launch"].replace("{body}", body)
+
+
+def kind_applies(kind, idiom):
+    """Whether the idiom can express the kind (a launcher's arguments)."""
+    return kind != "H33-launcher-argument" or "launch_args" in idiom
 
 
 def write(idiom, value):
@@ -316,6 +329,10 @@ def gen(kind, idiom, name):
                 f"#if {macro}",
                 "  " + launch(I, L(write(I, "2.0f"))) + " @MARK@", "#endif",
                 "  " + launch(I, L(write(I, "1.0f"))) + " @MARK@", "}"]
+    if kind == "H33-launcher-argument":
+        return [sig + " {", setup, "  float *p = new float[n];",
+                "  " + I["launch_args"].replace("{args}", f"{I['ptr']}, p") + " @MARK@",
+                "  delete[] p;", "}"]
     raise ValueError(kind)
 
 
@@ -902,7 +919,8 @@ def main():
                 baselines[f] = b
                 state = "FAILED" if b["failed"] else f"{len([d for d in b['diags'] if d['check'].startswith('cuda-')])} cuda-* findings"
                 print(f"baseline {f}: {state}, {b['wall_s']} s", flush=True)
-            work = [(j, k) for j in jobs for k in kinds]
+            work = [(j, k) for j in jobs for k in kinds
+                    if kind_applies(k, IDIOMS[j[0]["idiom"]])]
 
             def mut_job(jk):
                 (p, f, e, nv), k = jk

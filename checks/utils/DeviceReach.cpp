@@ -453,7 +453,7 @@ public:
         continue;
       }
       const auto *Template = dyn_cast<FunctionTemplateDecl>(D);
-      if (!Template || !Template->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
+      if (!Template || !isKernel(*Template->getTemplatedDecl()))
         continue;
       for (const FunctionDecl *Kernel : Template->specializations())
         add(*Kernel);
@@ -604,13 +604,13 @@ const FunctionDecl *DeviceReach::kernelUnder(const FunctionDecl &Function,
         for (const FunctionDecl *Used : Refs.Found) {
           if (!Seen.insert(Used).second)
             continue;
-          if (Used->hasAttr<CUDAGlobalAttr>()) {
+          if (isKernel(*Used)) {
             if (Used->getTemplateSpecializationArgs())
               Kernels->push_back(Used);
             continue;
           }
           // Device code does not launch: only host functions lead on.
-          if (!Used->hasAttr<CUDADeviceAttr>() || Used->hasAttr<CUDAHostAttr>())
+          if (runsOnHost(executionSpaceOf(*Used)))
             Next.push_back(Used);
         }
       }

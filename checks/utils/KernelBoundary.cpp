@@ -1,6 +1,7 @@
 //===--- KernelBoundary.cpp - cuda-lambda-tidy --------------------------===//
 
 #include "KernelBoundary.h"
+#include "ExecutionSpace.h"
 #include "ExtendedLambda.h"
 #include "SourceText.h"
 #include "TypeFacts.h"
@@ -165,8 +166,7 @@ bool isDeviceLambdaClosure(const CXXRecordDecl &Record) {
   const CXXMethodDecl *CallOperator = Record.getLambdaCallOperator();
   if (!CallOperator)
     return false;
-  const auto *Device = CallOperator->getAttr<CUDADeviceAttr>();
-  return Device && !Device->isImplicit();
+  return hasExplicitDeviceAttr(*CallOperator);
 }
 
 llvm::SmallVector<BoundaryCrossing, 4>

@@ -1216,6 +1216,43 @@ static bool hasAllMemberBodies(const CXXRecordDecl &Record) {
   return true;
 }
 
+Provenance ProvenanceSummaries::storedProvenance(const FieldStore &Store,
+                                                 const FieldDecl &Field) {
+  Provenance P;
+  // In a function's code the flow analysis also sees the memory the
+  // function registers with cudaHostRegister before the store.
+  if (Store.Anchor && Store.Function) {
+    llvm::DenseMap<const Expr *, Provenance> Answers = analyzePointerProvenance(
+        *Store.Function, Ctx, {{Store.Anchor, Store.Value}}, this);
+    auto Answer = Answers.find(Store.Value);
+    if (Answer != Answers.end())
+      P = Answer->second;
+  } else {
+    P = provenanceOfExpr(*Store.Value, Ctx, this);
+  }
+  return via(P, ProvenanceStep::StoredInMember, Store.Value, &Field);
+}
+
+Provenance ProvenanceSummaries::fieldOf(const FieldDecl &Field,
+                                        const FunctionDecl &Function) {
+  Provenance Whole = fieldOf(Field);
+  if (!Whole.isHost())
+    return Whole;
+  auto It = Stores.find(&Field);
+  if (It == Stores.end())
+    return Whole;
+  for (const FieldStore &Store : It->second) {
+    if (Store.Function != &Function || isNull(Store.Value, Ctx))
+      continue;
+    ++Depth;
+    Provenance Here = storedProvenance(Store, Field);
+    --Depth;
+    if (Here.isHost())
+      return Here;
+  }
+  return Whole;
+}
+
 Provenance ProvenanceSummaries::fieldOf(const FieldDecl &Field) {
   auto Found = Fields.find(&Field);
   if (Found != Fields.end())
@@ -1246,20 +1283,7 @@ Provenance ProvenanceSummaries::fieldOf(const FieldDecl &Field) {
             dyn_cast<MemberExpr>(Store.Value->IgnoreParenImpCasts()))
       if (Member->getMemberDecl() == &Field)
         continue;
-    Provenance P;
-    // In a function's code the flow analysis also sees the memory the
-    // function registers with cudaHostRegister before the store.
-    if (Store.Anchor && Store.Function) {
-      llvm::DenseMap<const Expr *, Provenance> Answers =
-          analyzePointerProvenance(*Store.Function, Ctx,
-                                   {{Store.Anchor, Store.Value}}, this);
-      auto Answer = Answers.find(Store.Value);
-      if (Answer != Answers.end())
-        P = Answer->second;
-    } else {
-      P = provenanceOfExpr(*Store.Value, Ctx, this);
-    }
-    P = via(P, ProvenanceStep::StoredInMember, Store.Value, &Field);
+    Provenance P = storedProvenance(Store, Field);
     Result = First ? P : join(Result, P);
     First = false;
     if (!Result.isHost())

@@ -102,6 +102,11 @@ public:
   /// is bound to a reference, when its class has member functions whose
   /// bodies are not in the unit, or when nothing stores into it.
   Provenance fieldOf(const FieldDecl &Field);
+  /// fieldOf(Field), with its source moved to a store that \p Function
+  /// makes when fieldOf is host memory and \p Function stores host memory
+  /// into the member: the note then points at the object that crosses in
+  /// \p Function, not at the unit's first store.
+  Provenance fieldOf(const FieldDecl &Field, const FunctionDecl &Function);
 
   ASTContext &context() const { return Ctx; }
 
@@ -119,6 +124,8 @@ private:
     const Expr *Value;
   };
   llvm::DenseMap<const FieldDecl *, llvm::SmallVector<FieldStore, 2>> Stores;
+  /// What one store puts into \p Field.
+  Provenance storedProvenance(const FieldStore &Store, const FieldDecl &Field);
   llvm::DenseSet<const FieldDecl *> Escaped;
   bool StoresCollected = false;
   unsigned Depth = 0;
