@@ -292,8 +292,12 @@ static const ValueDecl *namedThroughCopies(const Expr *E,
 static std::optional<unsigned> returnedParameter(const FunctionDecl &Function,
                                                  unsigned Nesting) {
   const FunctionDecl *Definition = nullptr;
-  if (Nesting > 3 || !Function.hasBody(Definition) ||
-      isa<CXXMethodDecl>(Definition))
+  // A static member function too (a framework's
+  // `to_device_type_impl<T>::map_to_device(param)`); a non-static one may
+  // return a member instead.
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(
+      Function.hasBody(Definition) ? Definition : nullptr);
+  if (Nesting > 3 || !Definition || (Method && !Method->isStatic()))
     return std::nullopt;
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Definition->getBody());
   if (!Body || Body->size() != 1)
