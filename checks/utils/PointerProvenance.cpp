@@ -539,17 +539,16 @@ static bool copiedByBracedList(const Stmt *Parent, const Stmt *Child) {
 static bool referenceArgumentOnlyRead(const CallExpr &Call, const Stmt *Arg,
                                       unsigned Depth);
 
-/// Whether a function's body only reads the pointer that its reference
-/// parameter is bound to: every use of the parameter is a read of its
-/// value, a `sizeof`, or (through std::forward) an argument bound to a
-/// parameter that only reads it in turn.
-class ReferenceParameterUses
-    : public RecursiveASTVisitor<ReferenceParameterUses> {
+/// A walk of a function's code that knows what holds each statement (the
+/// statements on the way down, Stack.back() the one visited) and reads a
+/// lambda as its enclosing function sees it: its capture initializers, not
+/// its body, which names the lambda's own copies of what it captures by
+/// value (what it captures by reference the derived class meets in
+/// VisitLambdaExpr). In a generic lambda's body `p[i]` has no conversions
+/// yet, which would read as `p` escaping.
+template <typename Derived>
+class UseSiteVisitor : public RecursiveASTVisitor<Derived> {
 public:
-  ReferenceParameterUses(const ParmVarDecl &Param, unsigned Depth)
-      : Param(Param), Depth(Depth) {}
-  bool MayWrite = false;
-
   bool dataTraverseStmtPre(Stmt *S) {
     Stack.push_back(S);
     return true;
@@ -558,16 +557,39 @@ public:
     Stack.pop_back();
     return true;
   }
-  bool TraverseLambdaExpr(LambdaExpr *Lambda, DataRecursionQueue * = nullptr) {
+  bool TraverseLambdaExpr(LambdaExpr *Lambda,
+                          typename RecursiveASTVisitor<Derived>::DataRecursionQueue * =
+                              nullptr) {
+    if (!this->getDerived().WalkUpFromLambdaExpr(Lambda))
+      return false;
+    for (Expr *Init : Lambda->capture_inits())
+      if (Init && !this->getDerived().TraverseStmt(Init))
+        return false;
+    return true;
+  }
+
+protected:
+  std::vector<const Stmt *> Stack;
+};
+
+/// Whether a function's body only reads the pointer that its reference
+/// parameter is bound to: every use of the parameter is a read of its
+/// value, a `sizeof`, or (through std::forward) an argument bound to a
+/// parameter that only reads it in turn.
+class ReferenceParameterUses
+    : public UseSiteVisitor<ReferenceParameterUses> {
+public:
+  ReferenceParameterUses(const ParmVarDecl &Param, unsigned Depth)
+      : Param(Param), Depth(Depth) {}
+  bool MayWrite = false;
+
+  bool VisitLambdaExpr(LambdaExpr *Lambda) {
     for (const LambdaCapture &Capture : Lambda->captures())
       if (Capture.capturesVariable() && Capture.getCapturedVar() == &Param &&
           Capture.getCaptureKind() == LCK_ByRef) {
         MayWrite = true;
         return false;
       }
-    for (Expr *Init : Lambda->capture_inits())
-      if (Init && !TraverseStmt(Init))
-        return false;
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
@@ -610,7 +632,6 @@ private:
 
   const ParmVarDecl &Param;
   unsigned Depth;
-  std::vector<const Stmt *> Stack;
 };
 
 /// Whether \p Call, which binds \p Arg (a pointer variable, as an lvalue)
@@ -645,18 +666,9 @@ static bool referenceArgumentOnlyRead(const CallExpr &Call, const Stmt *Arg,
   return false;
 }
 
-class EscapeFinder : public RecursiveASTVisitor<EscapeFinder> {
+class EscapeFinder : public UseSiteVisitor<EscapeFinder> {
 public:
   llvm::DenseSet<const VarDecl *> Escaped;
-
-  bool dataTraverseStmtPre(Stmt *S) {
-    Stack.push_back(S);
-    return true;
-  }
-  bool dataTraverseStmtPost(Stmt *) {
-    Stack.pop_back();
-    return true;
-  }
 
   bool VisitLambdaExpr(LambdaExpr *Lambda) {
     for (const LambdaCapture &Capture : Lambda->captures())
@@ -665,19 +677,6 @@ public:
           Escaped.insert(Var);
     return true;
   }
-  // A lambda's body names its own copies of what it captures by value (what
-  // it captures by reference escapes above): only the capture initializers
-  // read this function's variables. In a generic lambda's body `p[i]` has
-  // no conversions yet, which would read as `p` escaping.
-  bool TraverseLambdaExpr(LambdaExpr *Lambda, DataRecursionQueue * = nullptr) {
-    if (!WalkUpFromLambdaExpr(Lambda))
-      return false;
-    for (Expr *Init : Lambda->capture_inits())
-      if (Init && !TraverseStmt(Init))
-        return false;
-    return true;
-  }
-
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
     if (!Var || !isTrackable(*Var) || Escaped.count(Var))
@@ -735,8 +734,6 @@ private:
     const FunctionDecl *Callee = Call->getDirectCallee();
     return Callee && storesThroughArgument(calleeName(*Call));
   }
-
-  std::vector<const Stmt *> Stack;
 };
 
 class Analysis {
