@@ -30,7 +30,6 @@
 
 #include "CompileDatabase.h"
 #include "CudaModuleAnchor.h"
-#include "CudaToolkit.h"
 #include "FallbackHeaders.h"
 #include "clang-tidy/ClangTidyForceLinker.h"
 #include "clang/Frontend/CompilerInvocation.h"
@@ -169,12 +168,7 @@ struct Translator {
     llvm::SmallString<256> FallbackDir(Dir);
     llvm::sys::path::append(FallbackDir, "fallback");
 
-    ToolkitEnvironment Toolkits = ToolkitEnvironment::real();
-    NvccEnvironment Env;
-    Env.ReadFile = Toolkits.ReadFile;
-    Env.ToolkitOf = [Toolkits, this](llvm::StringRef Nvcc) {
-      return NoToolkit ? std::nullopt : toolkitOfNvcc(Nvcc, Toolkits);
-    };
+    NvccEnvironment Env = realNvccEnvironment(NoToolkit);
     Env.FallbackDir = FallbackDir.str().str();
     Env.NvccCompatHeader = CompatHeader;
     llvm::Expected<DatabaseTranslation> Translated =
@@ -190,12 +184,8 @@ struct Translator {
         note(llvm::toString(std::move(Failed)));
       } else {
         FallbackWritten = true;
-        llvm::errs() << fallbackNotice(
-                            NoToolkit ? std::string("--cuda-toolkit=none")
-                                      : "no CUDA toolkit found for '" +
-                                            Translated->FallbackNvcc +
-                                            "' (its own, " +
-                                            ToolkitSearchOrder + ")")
+        llvm::errs() << fallbackNotice(fallbackReason(
+                            NoToolkit, Translated->FallbackNvcc))
                      << "\n";
       }
     }

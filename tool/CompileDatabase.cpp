@@ -2,6 +2,7 @@
 
 #include "CompileDatabase.h"
 #include "CudaInvocation.h"
+#include "CudaToolkit.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -9,6 +10,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
 #include <tuple>
@@ -221,6 +223,16 @@ std::string borrowedNote(llvm::StringRef File, llvm::StringRef From) {
       .str();
 }
 
+NvccEnvironment realNvccEnvironment(bool NoToolkit) {
+  NvccEnvironment Env;
+  ToolkitEnvironment Toolkits = ToolkitEnvironment::real();
+  Env.ReadFile = Toolkits.ReadFile;
+  Env.ToolkitOf = [Toolkits, NoToolkit](llvm::StringRef Nvcc) {
+    return NoToolkit ? std::nullopt : toolkitOfNvcc(Nvcc, Toolkits);
+  };
+  return Env;
+}
+
 llvm::Expected<DatabaseTranslation>
 translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
                          bool AllowPlugins, llvm::ArrayRef<std::string> Linted) {
@@ -327,6 +339,106 @@ translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
   Result.Json =
       llvm::formatv("{0:2}", llvm::json::Value(std::move(Out))).str() + "\n";
   return Result;
+}
+
+/// The directory above \p Source holding a compile_commands.json (the
+/// one clang-tidy would find by itself), or "".
+static std::string compileDatabaseAbove(llvm::StringRef Source) {
+  llvm::SmallString<256> Dir(Source);
+  if (llvm::sys::fs::make_absolute(Dir))
+    return "";
+  llvm::sys::path::remove_filename(Dir);
+  for (llvm::StringRef Current = Dir; !Current.empty();
+       Current = llvm::sys::path::parent_path(Current)) {
+    llvm::SmallString<256> Candidate(Current);
+    llvm::sys::path::append(Candidate, "compile_commands.json");
+    if (llvm::sys::fs::exists(Candidate))
+      return Current.str();
+  }
+  return "";
+}
+
+std::string databaseDirOf(const ToolCommandLine &CommandLine) {
+  if (CommandLine.HasCompilerArgs)
+    return "";
+  std::string DatabaseDir;
+  if (std::optional<std::string> BuildPath =
+          buildPathOf(CommandLine.ToolArgs)) {
+    DatabaseDir = *BuildPath;
+    if (llvm::sys::path::filename(DatabaseDir) == "compile_commands.json")
+      DatabaseDir = llvm::sys::path::parent_path(DatabaseDir).str();
+    if (DatabaseDir.empty())
+      DatabaseDir = ".";
+  } else if (!CommandLine.SourcePaths.empty()) {
+    DatabaseDir = compileDatabaseAbove(CommandLine.SourcePaths.front());
+  }
+  llvm::SmallString<256> DatabaseFile(DatabaseDir);
+  llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+  if (DatabaseDir.empty() || !llvm::sys::fs::exists(DatabaseFile))
+    return "";
+  return DatabaseDir;
+}
+
+/// The files of the compile database that \p CommandLine lints when it
+/// names none (for the configuration they read), else nothing.
+std::vector<std::string> databaseSourcesOf(const ToolCommandLine &CommandLine) {
+  if (!CommandLine.SourcePaths.empty())
+    return {};
+  std::string DatabaseDir = databaseDirOf(CommandLine);
+  if (DatabaseDir.empty())
+    return {};
+  llvm::SmallString<256> DatabaseFile(DatabaseDir);
+  llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+  // Read quietly: a malformed database is reported once, later.
+  auto Buffer = llvm::MemoryBuffer::getFile(DatabaseFile);
+  if (!Buffer)
+    return {};
+  llvm::Expected<llvm::json::Value> Parsed =
+      llvm::json::parse((*Buffer)->getBuffer());
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return {};
+  }
+  std::vector<std::string> Files;
+  if (const llvm::json::Array *Entries = Parsed->getAsArray())
+    for (const llvm::json::Value &Entry : *Entries) {
+      const llvm::json::Object *Object = Entry.getAsObject();
+      std::optional<llvm::StringRef> File =
+          Object ? Object->getString("file") : std::nullopt;
+      if (!File)
+        continue;
+      llvm::SmallString<256> Path(*File);
+      std::optional<llvm::StringRef> Dir = Object->getString("directory");
+      if (llvm::sys::path::is_relative(Path) && Dir) {
+        Path = *Dir;
+        llvm::sys::path::append(Path, *File);
+      }
+      Files.push_back(Path.str().str());
+    }
+  return Files;
+}
+
+std::vector<std::string> databaseCudaFiles(llvm::StringRef DatabaseDir,
+                                           bool NoToolkit, bool AllowPlugins,
+                                           std::string &Error) {
+  llvm::SmallString<256> DatabaseFile(DatabaseDir);
+  llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+  auto Buffer = llvm::MemoryBuffer::getFile(DatabaseFile);
+  if (!Buffer) {
+    Error = ("'" + DatabaseFile + "' cannot be read").str();
+    return {};
+  }
+  llvm::Expected<DatabaseTranslation> Translated = translateCompileDatabase(
+      (*Buffer)->getBuffer(), realNvccEnvironment(NoToolkit), AllowPlugins);
+  if (!Translated) {
+    Error = ("'" + DatabaseFile +
+             "': " + llvm::toString(Translated.takeError()))
+                .str();
+    return {};
+  }
+  if (Translated->CudaFiles.empty())
+    Error = ("'" + DatabaseFile + "' has no CUDA entries").str();
+  return Translated->CudaFiles;
 }
 
 } // namespace cuda_lambda_tidy

@@ -10,6 +10,7 @@
 #ifndef CUDA_LAMBDA_TIDY_TOOL_COMPILEDATABASE_H
 #define CUDA_LAMBDA_TIDY_TOOL_COMPILEDATABASE_H
 
+#include "CudaInvocation.h"
 #include "NvccTranslation.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
@@ -66,6 +67,11 @@ translateCompileDatabase(llvm::StringRef JsonText, const NvccEnvironment &Env,
                          bool AllowPlugins,
                          llvm::ArrayRef<std::string> Linted = {});
 
+/// How nvcc commands are translated on this machine: the toolkit each nvcc
+/// belongs to (none with \p NoToolkit, `--cuda-toolkit=none`), options
+/// files read from disk. The caller sets FallbackDir and NvccCompatHeader.
+NvccEnvironment realNvccEnvironment(bool NoToolkit);
+
 /// One entry of a compile database, as written (not translated).
 struct CompileEntry {
   std::string Directory;
@@ -115,6 +121,23 @@ std::string borrowedNote(llvm::StringRef File, llvm::StringRef From);
 /// Splits a compile database's "command" string as clang's JSON database
 /// does on POSIX systems (shell-like quotes and backslashes).
 std::vector<std::string> splitCommand(llvm::StringRef Command);
+
+/// The directory of the compile database clang-tidy will use for
+/// \p CommandLine (`-p`, or the nearest compile_commands.json above its
+/// first source), or "" when there is none or flags follow `--`.
+std::string databaseDirOf(const ToolCommandLine &CommandLine);
+
+/// The files of the compile database that \p CommandLine lints when it
+/// names none (for the configuration they read), else nothing. Reads
+/// quietly: a malformed database is reported later, once.
+std::vector<std::string> databaseSourcesOf(const ToolCommandLine &CommandLine);
+
+/// The CUDA files of the compile database in \p DatabaseDir, translated as
+/// a lint of it will translate them; empty, with the message in \p Error,
+/// when the database is unusable or has no CUDA entry.
+std::vector<std::string> databaseCudaFiles(llvm::StringRef DatabaseDir,
+                                           bool NoToolkit, bool AllowPlugins,
+                                           std::string &Error);
 
 } // namespace cuda_lambda_tidy
 

@@ -1,6 +1,7 @@
 //===--- FallbackHeaders.cpp - cuda-lambda-tidy -------------------------===//
 
 #include "FallbackHeaders.h"
+#include "CudaToolkit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -64,6 +65,16 @@ static constexpr llvm::StringLiteral NoticeTail =
 
 std::string fallbackNotice(llvm::StringRef Reason) {
   return ("cuda-lambda-tidy: " + Reason + NoticeTail).str();
+}
+
+std::string fallbackReason(bool NoToolkit, llvm::StringRef Nvcc) {
+  if (NoToolkit)
+    return "--cuda-toolkit=none";
+  if (Nvcc.empty())
+    return std::string("no CUDA toolkit found (") + ToolkitSearchOrder + ")";
+  return ("no CUDA toolkit found for '" + Nvcc + "' (its own, " +
+          ToolkitSearchOrder + ")")
+      .str();
 }
 
 bool isFallbackNotice(llvm::StringRef Line) {

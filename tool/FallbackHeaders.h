@@ -66,6 +66,12 @@ llvm::Expected<std::string> writeNvccCompatHeader(llvm::StringRef Dir);
 /// /usr/local/cuda)".
 std::string fallbackNotice(llvm::StringRef Reason);
 
+/// Why a run parses against the fallback headers, for fallbackNotice:
+/// `--cuda-toolkit=none` (\p NoToolkit); else no toolkit found, for the nvcc
+/// \p Nvcc of a compile database entry, or, without one (\p Nvcc ""), in
+/// the places searched (ToolkitSearchOrder).
+std::string fallbackReason(bool NoToolkit, llvm::StringRef Nvcc = "");
+
 /// Whether \p Line is a notice of fallbackNotice's.
 bool isFallbackNotice(llvm::StringRef Line);
 

@@ -11,6 +11,7 @@
 #include "CompileDatabase.h"
 #include "CudaLambdaTidyVersion.h"
 #include "CudaToolkit.h"
+#include "DropInRun.h"
 #include "Launcher.h"
 #include "NvccTranslation.h"
 #include "TidyOutput.h"
@@ -183,11 +184,7 @@ int launcherMain(const char *Argv0, llvm::ArrayRef<std::string> Args) {
   if (Sources.empty())
     return runCommand(Options.Command);
 
-  static int Anchor;
-  std::string Self = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
-  if (Self.empty())
-    Self = Argv0;
-  LintResult Lint = lint(Self, launcherLintArgs(Options.TidyArgs), Directory,
+  LintResult Lint = lint(selfPath(Argv0), launcherLintArgs(Options.TidyArgs), Directory,
                          NvccCommand, Sources);
   if (!Lint.Ran) {
     llvm::errs() << Lint.Stderr << Me << ": warning: could not lint "

@@ -1,0 +1,376 @@
+//===--- OnePass.cpp - cuda-lambda-tidy ---------------------------------===//
+
+#include "OnePass.h"
+#include "CompileDatabase.h"
+#include "CudaLambdaTidyVersion.h"
+#include "FallbackHeaders.h"
+#include "PassProbe.h"
+#include "PreambleCache.h"
+#include "ResultsCache.h"
+#include "clang-tidy/tool/ClangTidyMain.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cuda_lambda_tidy {
+
+/// The compiler command clang-tidy runs for the one source of \p Final
+/// (arguments for clang-tidy's main): from the compile database of `-p`,
+/// or from the flags after `--`; with --extra-arg-before after the
+/// compiler, --extra-arg at the end, then what ClangTool adjusts. The
+/// source's absolute path goes to \p Source.
+static std::optional<clang::tooling::CompileCommand>
+lintCommandOf(llvm::ArrayRef<std::string> Final, std::string &Source) {
+  ToolCommandLine CommandLine = parseToolCommandLine(Final);
+  if (CommandLine.SourcePaths.size() != 1)
+    return std::nullopt;
+  llvm::SmallString<256> Absolute(CommandLine.SourcePaths.front());
+  llvm::sys::fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, true);
+  Source = Absolute.str().str();
+  std::unique_ptr<clang::tooling::CompilationDatabase> Database;
+  std::string Error;
+  if (CommandLine.HasCompilerArgs) {
+    std::vector<const char *> Argv = {"cuda-lambda-tidy", "--"};
+    for (const std::string &Arg : CommandLine.CompilerArgs)
+      Argv.push_back(Arg.c_str());
+    int Argc = static_cast<int>(Argv.size());
+    Database = clang::tooling::FixedCompilationDatabase::loadFromCommandLine(
+        Argc, Argv.data(), Error);
+  } else if (std::optional<std::string> BuildPath =
+                 buildPathOf(CommandLine.ToolArgs)) {
+    llvm::SmallString<256> DatabaseFile(*BuildPath);
+    if (llvm::sys::path::filename(DatabaseFile) != "compile_commands.json")
+      llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+    Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
+        DatabaseFile, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+  }
+  if (!Database)
+    return std::nullopt;
+  std::vector<clang::tooling::CompileCommand> Commands =
+      Database->getCompileCommands(Source);
+  if (Commands.empty() || Commands.front().CommandLine.empty())
+    return std::nullopt;
+  clang::tooling::CompileCommand Command = Commands.front();
+  std::vector<std::string> Before, After;
+  for (size_t I = 0; I < CommandLine.ToolArgs.size(); ++I) {
+    llvm::StringRef Arg = CommandLine.ToolArgs[I];
+    llvm::StringRef Name = Arg.ltrim('-');
+    for (auto [Option, Into] :
+         {std::pair<llvm::StringRef, std::vector<std::string> *>{
+              "extra-arg-before", &Before},
+          {"extra-arg", &After}}) {
+      if (Name == Option && I + 1 < CommandLine.ToolArgs.size()) {
+        Into->push_back(CommandLine.ToolArgs[++I]);
+        break;
+      }
+      if (Name.starts_with((Option + "=").str())) {
+        Into->push_back(Name.drop_front(Option.size() + 1).str());
+        break;
+      }
+    }
+  }
+  clang::tooling::CommandLineArguments &Line = Command.CommandLine;
+  Line.insert(Line.begin() + 1, Before.begin(), Before.end());
+  Line.insert(Line.end(), After.begin(), After.end());
+  for (const clang::tooling::ArgumentsAdjuster &Adjust :
+       {clang::tooling::getClangStripOutputAdjuster(),
+        clang::tooling::getClangSyntaxOnlyAdjuster(),
+        clang::tooling::getClangStripDependencyFileAdjuster()})
+    Line = Adjust(Line, Command.Filename);
+  return Command;
+}
+
+/// Whether the check configuration of \p Source adds compiler arguments
+/// (ExtraArgs, ExtraArgsBefore): clang-tidy applies them out of our sight.
+static bool configurationAddsArgs(llvm::StringRef Source,
+                           llvm::ArrayRef<std::string> ToolArgs) {
+  if (llvm::StringRef(configurationInputs(Source, ToolArgs))
+          .contains("ExtraArgs"))
+    return true;
+  return llvm::any_of(ToolArgs, [](llvm::StringRef Arg) {
+    return Arg.contains("ExtraArgs");
+  });
+}
+
+/// With the preamble cache on: \p Final (arguments for clang-tidy) with the
+/// arguments that load the cached preamble of its one source; the link to
+/// remove afterwards goes to \p Link.
+static std::vector<std::string> withCachedPreamble(DropInRun &Run,
+                                                   std::vector<std::string> Final,
+                                                   std::string &Link) {
+  std::string Source;
+  std::optional<clang::tooling::CompileCommand> Command =
+      lintCommandOf(Final, Source);
+  PreambleOutcome Outcome{"miss", "no compile command"};
+  std::optional<PreambleUse> Use;
+  if (Command && configurationAddsArgs(
+                     Source, parseToolCommandLine(Final).ToolArgs)) {
+    Outcome.Reason = "the configuration adds compiler arguments";
+  } else if (Command) {
+    PreambleRequest Request;
+    // clang-tidy also strips plugins from the command it runs.
+    Request.CommandLine = clang::tooling::getStripPluginsAdjuster()(
+        Command->CommandLine, Command->Filename);
+    Request.Directory = Command->Directory;
+    Request.CacheDir = Run.PreambleCacheDir;
+    Request.BuildAtFirstSight = Run.PreambleAtFirstLint;
+    Request.ToolIdentity = toolIdentity(CUDA_LAMBDA_TIDY_VERSION, Run.self());
+    Request.Volatile = Run.temporaryDirectories();
+    Use = usePreamble(Request, Outcome);
+  }
+  // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: say what became of the preamble.
+  if (explains("CACHE"))
+    llvm::errs() << "cuda-lambda-tidy: preamble cache " << Outcome.Verdict
+                 << ": " << (Source.empty() ? std::string("?") : Source)
+                 << " ("
+                 << (Run.Pass.empty() ? llvm::StringRef("one pass")
+                                      : llvm::StringRef(Run.Pass))
+                 << ")"
+                 << (Outcome.Reason.empty() ? "" : ": " + Outcome.Reason)
+                 << "\n";
+  if (!Use)
+    return Final;
+  Link = Use->Link;
+  llvm::sys::RemoveFileOnSignal(Link);
+  seedPassDependentMacros(Use->DependentMacros);
+  Final.insert(Final.begin(), Use->ToolArgs.begin(), Use->ToolArgs.end());
+  return Final;
+}
+
+int runClangTidy(DropInRun &Run, llvm::ArrayRef<std::string> Args) {
+  std::string ResourceDir = CLANG_RESOURCE_DIR;
+  if (!asksForInformation(parseToolCommandLine(Args).ToolArgs)) {
+    llvm::Expected<std::string> Dir = Run.resourceDir();
+    if (!Dir)
+      return inputError(llvm::toString(Dir.takeError()));
+    ResourceDir = *Dir;
+  }
+  std::vector<std::string> Final = withResourceDir(Args, ResourceDir);
+  std::string Link;
+  if (!Run.PreambleCacheDir.empty() &&
+      !asksForInformation(parseToolCommandLine(Final).ToolArgs))
+    Final = withCachedPreamble(Run, std::move(Final), Link);
+  std::vector<const char *> TidyArgv = {Run.argv0()};
+  for (const std::string &Arg : Final)
+    TidyArgv.push_back(Arg.c_str());
+  int Status = clang::tidy::clangTidyMain(static_cast<int>(TidyArgv.size()),
+                                          TidyArgv.data());
+  if (!Link.empty())
+    llvm::sys::fs::remove(Link);
+  return Status;
+}
+
+static void writeWhole(llvm::StringRef Path, llvm::StringRef Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Path, EC);
+  if (!EC)
+    Out << Text;
+}
+
+/// Looks the one file of \p Final (the arguments for clang-tidy, the
+/// translated database in \p TempDir) up in the results cache: on a hit,
+/// prints and writes what the pass printed and wrote then, and returns its
+/// exit status; on a miss, says so in the key file (the parent stores the
+/// output) and returns nothing.
+static std::optional<int> replayCachedResult(DropInRun &Run,
+                                             llvm::ArrayRef<std::string> Final,
+                                             llvm::StringRef TempDir,
+                                             llvm::StringRef ResourceDir,
+                                             const ResultsLookup &Lookup) {
+  writeWhole(Lookup.KeyFile, "none");
+  ToolCommandLine CommandLine = parseToolCommandLine(Final);
+  std::string SourcePath;
+  std::optional<clang::tooling::CompileCommand> Found =
+      lintCommandOf(Final, SourcePath);
+  if (!Found)
+    return std::nullopt;
+  const clang::tooling::CompileCommand &Command = *Found;
+  const clang::tooling::CommandLineArguments &Line = Command.CommandLine;
+  llvm::SmallString<256> Source(SourcePath);
+  std::vector<std::string> Volatile = {TempDir.str(), ResourceDir.str()};
+  llvm::Expected<std::string> Input =
+      preprocessedInputDigest(Line, Command.Directory, Volatile);
+  if (!Input) {
+    llvm::consumeError(Input.takeError());
+    return std::nullopt;
+  }
+  std::string Flags;
+  for (std::string Arg : Line) {
+    for (llvm::StringRef Prefix : Volatile)
+      for (size_t At; !Prefix.empty() &&
+                      (At = Arg.find(Prefix.str())) != std::string::npos;)
+        Arg.replace(At, Prefix.size(), "<tmp>");
+    Flags += Arg + "\n";
+  }
+  std::string Key = digestOf(
+      {"cuda-lambda-tidy results 1",
+       toolIdentity(CUDA_LAMBDA_TIDY_VERSION, Run.self()),
+       Lookup.KeyArgs, Source.str().str(), Command.Directory, Flags,
+       configurationInputs(Source, CommandLine.ToolArgs), *Input});
+  std::optional<CachedResult> Hit = readCachedResult(Lookup.CacheDir, Key);
+  if (!Hit) {
+    writeWhole(Lookup.KeyFile, "miss " + Key);
+    return std::nullopt;
+  }
+  llvm::outs() << Hit->Stdout;
+  llvm::outs().flush();
+  llvm::errs() << Hit->Stderr;
+  if (!Lookup.ExportFixes.empty())
+    writeWhole(Lookup.ExportFixes, Hit->Fixes);
+  if (!Lookup.ProbeFile.empty())
+    writeWhole(Lookup.ProbeFile, Hit->Probe);
+  writeWhole(Lookup.KeyFile, "hit");
+  return Hit->Status;
+}
+
+int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
+                    const ToolCommandLine &CommandLine,
+                    llvm::StringRef DatabaseDir, const OwnOptions &Own,
+                    const ResultsLookup *Lookup) {
+  llvm::SmallString<256> DatabaseFile(DatabaseDir);
+  llvm::sys::path::append(DatabaseFile, "compile_commands.json");
+  auto Buffer = llvm::MemoryBuffer::getFile(DatabaseFile);
+  if (!Buffer)
+    return inputError("'" + DatabaseFile + "' cannot be read");
+
+  // The translated database, and the fallback headers if an entry needs
+  // them, go to one private directory.
+  llvm::Expected<std::string> TempDir =
+      Run.createTemporaryDirectory("cuda-lambda-tidy");
+  if (!TempDir)
+    return inputError(llvm::toString(TempDir.takeError()));
+  llvm::SmallString<256> FallbackDir(*TempDir);
+  llvm::sys::path::append(FallbackDir, "fallback");
+
+  NvccEnvironment Env = realNvccEnvironment(Own.NoToolkit);
+  Env.FallbackDir = FallbackDir.str().str();
+  llvm::Expected<std::string> CompatHeader = Run.useNvccCompatHeader(*TempDir);
+  if (!CompatHeader)
+    return inputError(llvm::toString(CompatHeader.takeError()));
+  Env.NvccCompatHeader = *CompatHeader;
+  // The files linted: what is said is about their entries, and one the
+  // database lacks borrows the nearest entry's command.
+  std::vector<std::string> Linted;
+  for (const std::string &Source : CommandLine.SourcePaths) {
+    llvm::SmallString<256> Absolute(Source);
+    llvm::sys::fs::make_absolute(Absolute);
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    Linted.push_back(Absolute.str().str());
+  }
+  llvm::Expected<DatabaseTranslation> Translated = translateCompileDatabase(
+      (*Buffer)->getBuffer(), Env, Own.AllowPlugins, Linted);
+  if (!Translated)
+    return inputError("'" + DatabaseFile +
+                      "': " + llvm::toString(Translated.takeError()));
+  for (const BorrowedCommand &Borrowed : Translated->Borrowed) {
+    size_t I = llvm::find(Linted, Borrowed.File) - Linted.begin();
+    llvm::errs() << "note: "
+                 << borrowedNote(CommandLine.SourcePaths[I], Borrowed.From)
+                 << "\n";
+  }
+  if (!Translated->FallbackNvcc.empty()) {
+    if (llvm::Error Failed = useFallbackHeaders(
+            FallbackDir,
+            fallbackReason(Own.NoToolkit, Translated->FallbackNvcc)))
+      return inputError(llvm::toString(std::move(Failed)));
+  }
+  for (const std::string &Line : Translated->Warnings)
+    warning(Line);
+
+  std::vector<std::string> ExtraSources;
+  if (CommandLine.SourcePaths.empty()) {
+    if (Translated->CudaFiles.empty())
+      return inputError("'" + DatabaseFile + "' has no CUDA entries");
+    ExtraSources = Translated->CudaFiles;
+  }
+
+  llvm::SmallString<256> TempFile(*TempDir);
+  llvm::sys::path::append(TempFile, "compile_commands.json");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(TempFile, EC);
+    if (!EC)
+      Out << Translated->Json;
+    if (EC || Out.has_error()) {
+      Out.clear_error();
+      return inputError("cannot write '" + TempFile + "'");
+    }
+  }
+  llvm::sys::RemoveFileOnSignal(TempFile);
+
+  std::vector<std::string> WithDatabase =
+      withBuildPath(Args, *TempDir, ExtraSources);
+  if (Lookup) {
+    llvm::Expected<std::string> ResourceDir = Run.resourceDir();
+    if (!ResourceDir)
+      return inputError(llvm::toString(ResourceDir.takeError()));
+    if (std::optional<int> Status = replayCachedResult(
+            Run, withResourceDir(WithDatabase, *ResourceDir), *TempDir,
+            *ResourceDir, *Lookup))
+      return *Status;
+  }
+  return runClangTidy(Run, WithDatabase);
+}
+
+ResultsLookup resultsLookupOf(llvm::ArrayRef<std::string> Args,
+                              const OwnOptions &Own,
+                              llvm::StringRef ProbeFile) {
+  ResultsLookup Lookup;
+  Lookup.KeyFile = Own.ResultsKeyFile;
+  Lookup.CacheDir = cacheDirectory(Own.CacheDir);
+  Lookup.ProbeFile = ProbeFile.str();
+  // The database by what it says, not where it is: the translated command
+  // and the input are keyed by replayCachedResult, and the launcher writes
+  // the same database to a new temporary directory for every compile.
+  std::vector<std::string> Rest = withBuildPath(Args, "<database>", {});
+  Lookup.ExportFixes = takeExportFixes(Rest);
+  // What the child was asked, without this run's temporary paths.
+  Lookup.KeyArgs = "pass=" + Own.CudaPass +
+                   (Own.NoToolkit ? " no-toolkit" : "") +
+                   (Own.AllowPlugins ? " allow-plugins" : "") +
+                   (ProbeFile.empty() ? "" : " probe") +
+                   (Lookup.ExportFixes.empty() ? "" : " export-fixes") + "\n";
+  for (const std::string &Arg : Rest)
+    Lookup.KeyArgs += Arg + "\n";
+  return Lookup;
+}
+
+int runWithFlags(DropInRun &Run, llvm::ArrayRef<std::string> Args,
+                 const OwnOptions &Own) {
+  std::optional<CudaToolkit> Toolkit =
+      Own.NoToolkit ? std::nullopt
+                    : findCudaToolkit(ToolkitEnvironment::real());
+  std::string FallbackDir;
+  if (!Toolkit && needsFallbackHeaders(Args, /*CompileDatabaseFound=*/false)) {
+    llvm::Expected<std::string> Dir =
+        Run.createTemporaryDirectory("cuda-lambda-tidy-fallback");
+    if (!Dir)
+      return inputError(llvm::toString(Dir.takeError()));
+    FallbackDir = *Dir;
+    if (llvm::Error Failed = useFallbackHeaders(
+            FallbackDir, fallbackReason(Own.NoToolkit)))
+      return inputError(llvm::toString(std::move(Failed)));
+  }
+  std::string CompatHeader;
+  if (needsNvccCompatHeader(Args, /*CompileDatabaseFound=*/false)) {
+    llvm::Expected<std::string> Dir =
+        Run.createTemporaryDirectory("cuda-lambda-tidy-compat");
+    if (!Dir)
+      return inputError(llvm::toString(Dir.takeError()));
+    llvm::Expected<std::string> Header = Run.useNvccCompatHeader(*Dir);
+    if (!Header)
+      return inputError(llvm::toString(Header.takeError()));
+    CompatHeader = *Header;
+  }
+  return runClangTidy(Run, rewriteCommandLine(Args, Toolkit,
+                                              /*CompileDatabaseFound=*/false,
+                                              FallbackDir, CompatHeader));
+}
+
+} // namespace cuda_lambda_tidy

@@ -1,0 +1,410 @@
+//===--- PassChildren.cpp - cuda-lambda-tidy ----------------------------===//
+
+#include "PassChildren.h"
+#include "CompileDatabase.h"
+#include "CudaLambdaTidyVersion.h"
+#include "FallbackHeaders.h"
+#include "PassProbe.h"
+#include "ResultsCache.h"
+#include "Shard.h"
+#include "TidyOutput.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <deque>
+#include <set>
+
+namespace cuda_lambda_tidy {
+
+llvm::Expected<std::optional<ChildPlan>>
+planChildren(const ToolCommandLine &CommandLine, OwnOptions &Own,
+             llvm::StringRef DatabaseDir) {
+  ChildPlan Plan;
+  std::string Language = explicitLanguage(CommandLine.CompilerArgs);
+  bool Cuda = CommandLine.SourcePaths.empty() || Language == "cuda" ||
+              Language == "cu" ||
+              llvm::any_of(CommandLine.SourcePaths, isCudaSourcePath);
+  if (!Own.CudaPass.empty() && Own.CudaPass != "both")
+    Plan.Passes = {Own.CudaPass};
+  else if (Cuda)
+    Plan.Passes = {"device", "host"};
+  else
+    Plan.Passes = {""};
+  // By default the host pass runs only where it can see something the
+  // device pass did not; --cuda-pass=both forces it.
+  Plan.ProbeHostPass = Plan.Passes.size() > 1 && Own.CudaPass.empty();
+  // The results cache: passes over the files of a compile database, one
+  // file per child, never when fixes are applied.
+  if (!DatabaseDir.empty() && !Own.NoCache && !cacheDisabledByEnvironment() &&
+      !asksForFixes(CommandLine.ToolArgs))
+    Plan.CacheDir = cacheDirectory(Own.CacheDir);
+  if (Plan.Passes.size() == 1 && Own.Format == "text" && Own.Jobs == 0 &&
+      Own.ShardCount == 0 && Plan.CacheDir.empty()) {
+    Own.CudaPass = Plan.Passes.front();
+    return std::nullopt;
+  }
+  Plan.Parallel = std::max(1u, Own.Jobs);
+  const bool PerFile = Own.Jobs > 0 || !Plan.CacheDir.empty();
+  if (!PerFile && Own.ShardCount == 0) {
+    Plan.Groups = {{}};
+    return Plan;
+  }
+  std::vector<std::string> Files = CommandLine.SourcePaths;
+  if (Files.empty()) {
+    if (DatabaseDir.empty())
+      return llvm::createStringError(
+          std::string(Own.Jobs > 0 ? "-j" : "--shard") +
+          " without files needs -p with a compile_commands.json");
+    std::string Error;
+    Files = databaseCudaFiles(DatabaseDir, Own.NoToolkit, Own.AllowPlugins,
+                              Error);
+    if (!Error.empty())
+      return llvm::createStringError(Error);
+  }
+  if (Own.ShardCount > 0) {
+    // Split by the path relative to the database (Shard.h).
+    std::string Base = DatabaseDir.empty() ? "." : DatabaseDir.str();
+    Shard S{Own.ShardIndex, Own.ShardCount};
+    llvm::erase_if(Files, [&](const std::string &File) {
+      return !inShard(S, File, Base);
+    });
+  }
+  if (!PerFile) {
+    if (!Files.empty())
+      Plan.Groups = {Files};
+    return Plan;
+  }
+  // Without -j, one file at a time, in the order of their paths (as one
+  // clang-tidy over all of them would print them).
+  if (Own.Jobs == 0)
+    llvm::sort(Files);
+  for (const std::string &File : Files)
+    Plan.Groups.push_back({File});
+  return Plan;
+}
+
+/// One child process: one pass over some files.
+struct ChildRun {
+  std::vector<std::string> Args; ///< without argv[0]
+  std::string Pass;              ///< "device", "host" or "" (one pass)
+  size_t Group = 0;              ///< which output group it belongs to
+  std::string StdoutFile, StderrFile, FixesFile;
+  /// A device pass that probes whether the host pass is needed: where the
+  /// probe writes its verdict.
+  std::string ProbeFile;
+  /// With the results cache: where the child says "hit" or "miss KEY".
+  std::string KeyFile;
+  /// A host pass that runs only when the probe of run \c ProbedBy says so.
+  std::optional<size_t> ProbedBy;
+  bool Skipped = false; ///< a probed host pass that was not needed
+  bool Done = false;
+  llvm::sys::ProcessInfo Process;
+  int Status = 0;
+};
+
+/// The line \p Line of \p File and the lines it continues onto (a macro
+/// definition), or "" when the file cannot be read.
+static std::string definitionText(llvm::StringRef File, unsigned Line) {
+  auto Buffer = llvm::MemoryBuffer::getFile(File);
+  if (!Buffer || Line == 0)
+    return "";
+  llvm::StringRef Rest = (*Buffer)->getBuffer();
+  for (unsigned I = 1; I < Line && !Rest.empty(); ++I)
+    Rest = Rest.split('\n').second;
+  std::string Text;
+  while (!Rest.empty()) {
+    auto [Current, Next] = Rest.split('\n');
+    Text += Current.str() + "\n";
+    if (!Current.rtrim().ends_with("\\"))
+      break;
+    Rest = Next;
+  }
+  return Text;
+}
+
+static std::string temporaryFile(llvm::StringRef Suffix) {
+  llvm::SmallString<256> Path;
+  if (llvm::sys::fs::createTemporaryFile("cuda-lambda-tidy", Suffix, Path))
+    return "";
+  llvm::sys::RemoveFileOnSignal(Path);
+  return Path.str().str();
+}
+
+static std::string readWhole(llvm::StringRef Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  return Buffer ? (*Buffer)->getBuffer().str() : std::string();
+}
+
+/// Stores in the results cache at \p CacheDir what each pass of \p Runs
+/// that missed it printed and wrote, and says (CUDA_LAMBDA_TIDY_EXPLAIN_CACHE)
+/// which passes hit.
+static void storeMissedResults(std::vector<ChildRun> &Runs,
+                               llvm::ArrayRef<std::vector<std::string>> Groups,
+                               llvm::StringRef CacheDir) {
+  for (ChildRun &Run : Runs) {
+    if (Run.KeyFile.empty())
+      continue;
+    std::string Said = Run.Skipped ? "skipped" : readWhole(Run.KeyFile);
+    llvm::sys::fs::remove(Run.KeyFile);
+    // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: say which passes hit the cache.
+    if (explains("CACHE") && !Run.Skipped)
+      llvm::errs() << "cuda-lambda-tidy: results cache "
+                   << llvm::StringRef(Said).split(' ').first << ": "
+                   << Groups[Run.Group].front() << " ("
+                   << (Run.Pass.empty() ? llvm::StringRef("one pass")
+                                        : llvm::StringRef(Run.Pass))
+                   << ")\n";
+    llvm::StringRef Key = Said;
+    if (!Run.Done || Run.Status < 0 || !Key.consume_front("miss "))
+      continue;
+    CachedResult Result;
+    Result.Status = Run.Status;
+    Result.Stdout = readWhole(Run.StdoutFile);
+    // Without what CUDA_LAMBDA_TIDY_EXPLAIN_CACHE made the child say about
+    // its preamble: a replay uses none.
+    std::string Printed = readWhole(Run.StderrFile);
+    for (llvm::StringRef Line : llvm::split(Printed, '\n'))
+      if (!Line.starts_with("cuda-lambda-tidy: preamble cache "))
+        Result.Stderr += Line.str() + "\n";
+    if (!Result.Stderr.empty())
+      Result.Stderr.pop_back();
+    if (!Run.FixesFile.empty())
+      Result.Fixes = readWhole(Run.FixesFile);
+    if (!Run.ProbeFile.empty())
+      Result.Probe = readWhole(Run.ProbeFile);
+    // A cache that cannot be written (a read-only home) only costs time.
+    if (llvm::Error Failed = writeCachedResult(CacheDir, Key, Result)) {
+      if (explains("CACHE"))
+        warning("results cache: " + llvm::toString(std::move(Failed)));
+      else
+        llvm::consumeError(std::move(Failed));
+    }
+  }
+}
+
+int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
+                const OwnOptions &Own, const ChildPlan &Plan) {
+  llvm::ArrayRef<std::string> Passes = Plan.Passes;
+  llvm::ArrayRef<std::vector<std::string>> Groups = Plan.Groups;
+  unsigned Parallel = std::max(1u, Plan.Parallel);
+  const bool ProbeHostPass = Plan.ProbeHostPass;
+  llvm::StringRef CacheDir = Plan.CacheDir;
+  llvm::StringRef PreambleDir = DropIn.PreambleCacheDir;
+  std::string ExportFixes = takeExportFixes(Args);
+  bool WantFixes = !ExportFixes.empty() || Own.Format == "sarif";
+  if (asksForFixes(Args))
+    Parallel = 1;
+
+  std::vector<ChildRun> Runs;
+  // Probed: every group's device pass, then the host passes.
+  std::vector<std::pair<size_t, size_t>> Order; // (pass, group)
+  for (size_t G = 0; G < Groups.size(); ++G)
+    for (size_t P = 0; P < Passes.size(); ++P)
+      Order.push_back({P, G});
+  if (ProbeHostPass)
+    std::stable_sort(Order.begin(), Order.end(),
+                     [](auto &A, auto &B) { return A.first < B.first; });
+  std::vector<size_t> DeviceRunOf(Groups.size());
+  for (auto [P, G] : Order) {
+      const std::string &Pass = Passes[P];
+      ChildRun Run;
+      Run.Pass = Pass;
+      Run.Group = G;
+      Run.Args = {"--cuda-lambda-tidy-child"};
+      if (!Pass.empty())
+        Run.Args.push_back("--cuda-pass=" + Pass);
+      if (ProbeHostPass && Pass == "device") {
+        Run.ProbeFile = temporaryFile("probe");
+        if (Run.ProbeFile.empty())
+          return inputError("cannot create a temporary file");
+        Run.Args.push_back((PassProbeOption + Run.ProbeFile).str());
+        DeviceRunOf[G] = Runs.size();
+      }
+      if (ProbeHostPass && Pass == "host")
+        Run.ProbedBy = DeviceRunOf[G];
+      if (Own.AllowPlugins)
+        Run.Args.push_back("--allow-plugins");
+      if (Own.NoToolkit)
+        Run.Args.push_back("--cuda-toolkit=none");
+      if (!CacheDir.empty() && Groups[G].size() == 1) {
+        Run.KeyFile = temporaryFile("key");
+        if (Run.KeyFile.empty())
+          return inputError("cannot create a temporary file");
+        Run.Args.push_back("--cuda-lambda-tidy-results-key=" + Run.KeyFile);
+        Run.Args.push_back("--cache-dir=" + CacheDir.str());
+      }
+      if (!PreambleDir.empty())
+        Run.Args.push_back("--cuda-lambda-tidy-preamble-cache=" +
+                           PreambleDir.str());
+      if (!PreambleDir.empty() && Own.PreambleAtFirstLint)
+        Run.Args.push_back("--preamble-at-first-lint");
+      Run.StdoutFile = temporaryFile("out");
+      Run.StderrFile = temporaryFile("err");
+      if (WantFixes) {
+        Run.FixesFile = temporaryFile("yaml");
+        Run.Args.push_back("--export-fixes=" + Run.FixesFile);
+      }
+      if (Run.StdoutFile.empty() || Run.StderrFile.empty() ||
+          (WantFixes && Run.FixesFile.empty()))
+        return inputError("cannot create a temporary file");
+      std::vector<std::string> Rest =
+          Groups[G].empty() ? Args : withSources(Args, Groups[G]);
+      Run.Args.insert(Run.Args.end(), Rest.begin(), Rest.end());
+      Runs.push_back(std::move(Run));
+    }
+
+  // Start in order; wait for the oldest running child when all slots are
+  // taken, so that --fix (one slot) runs strictly in order.
+  std::deque<size_t> Running;
+  auto WaitOldest = [&] {
+    ChildRun &Run = Runs[Running.front()];
+    Running.pop_front();
+    std::string Message;
+    llvm::sys::ProcessInfo Done =
+        llvm::sys::Wait(Run.Process, std::nullopt, &Message);
+    Run.Status = Done.ReturnCode;
+    Run.Done = true;
+    if (Run.Status < 0)
+      llvm::errs() << "cuda-lambda-tidy: error: a child pass failed: "
+                   << Message << "\n";
+  };
+  for (size_t I = 0; I < Runs.size(); ++I) {
+    if (Runs[I].ProbedBy) {
+      ChildRun &Device = Runs[*Runs[I].ProbedBy];
+      while (!Device.Done && !Running.empty())
+        WaitOldest();
+      // A device pass that failed (clang's errors, or findings made errors)
+      // gets the host pass too: errors are worth both sides' view.
+      std::optional<std::string> Why =
+          Device.Status != 0
+              ? std::optional<std::string>("the device pass failed")
+              : hostPassNeeded(readWhole(Device.ProbeFile));
+      // CUDA_LAMBDA_TIDY_EXPLAIN_PASSES=1: say which host passes run and why.
+      if (explains("PASSES"))
+        llvm::errs() << "cuda-lambda-tidy: host pass "
+                     << (Why ? "needed: " + *Why : std::string("skipped"))
+                     << "\n";
+      if (!Why) {
+        Runs[I].Skipped = true;
+        continue;
+      }
+    }
+    if (Running.size() >= std::max(1u, Parallel))
+      WaitOldest();
+    ChildRun &Run = Runs[I];
+    const std::string &Self = DropIn.self();
+    std::vector<llvm::StringRef> ArgRefs = {Self};
+    ArgRefs.insert(ArgRefs.end(), Run.Args.begin(), Run.Args.end());
+    std::optional<llvm::StringRef> Redirects[] = {
+        std::nullopt, llvm::StringRef(Run.StdoutFile),
+        llvm::StringRef(Run.StderrFile)};
+    std::string Message;
+    bool Failed = false;
+    Run.Process = llvm::sys::ExecuteNoWait(Self, ArgRefs, std::nullopt,
+                                           Redirects, 0, &Message, &Failed);
+    if (Failed) {
+      Run.Status = -1;
+      llvm::errs() << "cuda-lambda-tidy: error: cannot run '" << Self
+                   << "': " << Message << "\n";
+      continue;
+    }
+    Running.push_back(I);
+  }
+  while (!Running.empty())
+    WaitOldest();
+
+  // The results cache: store what each missed pass printed.
+  if (!CacheDir.empty())
+    storeMissedResults(Runs, Groups, CacheDir);
+
+  // Collect: findings per group, each finding once overall; stderr lines
+  // once, in the order the children ran.
+  int Status = 0;
+  std::vector<std::string> ErrorLines, PreambleLines;
+  std::set<std::string> SeenError, SeenPreamble, Printed;
+  std::vector<PrintedDiagnostic> All;
+  std::vector<clang::tooling::TranslationUnitDiagnostics> FixParts;
+  for (size_t G = 0; G < Groups.size(); ++G) {
+    std::vector<std::vector<PrintedDiagnostic>> Passes;
+    for (ChildRun &Run : Runs) {
+      if (!Run.ProbeFile.empty())
+        llvm::sys::fs::remove(Run.ProbeFile);
+      if (Run.Group != G)
+        continue;
+      if (Run.Skipped) { // its files were made, never written
+        llvm::sys::fs::remove(Run.StdoutFile);
+        llvm::sys::fs::remove(Run.StderrFile);
+        if (!Run.FixesFile.empty())
+          llvm::sys::fs::remove(Run.FixesFile);
+        continue;
+      }
+      Status = std::max(Status, Run.Status < 0 ? 1 : Run.Status);
+      std::vector<std::string> Preamble;
+      Passes.push_back(parseDiagnostics(readWhole(Run.StdoutFile), &Preamble));
+      for (const std::string &Line : Preamble)
+        if (SeenPreamble.insert(Line).second)
+          PreambleLines.push_back(Line);
+      llvm::SmallVector<llvm::StringRef, 16> Lines;
+      std::string Err = readWhole(Run.StderrFile);
+      llvm::StringRef(Err).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+      for (llvm::StringRef Line : Lines)
+        if (SeenError.insert(Line.str()).second)
+          ErrorLines.push_back(Line.str());
+      if (!Run.FixesFile.empty()) {
+        llvm::Expected<clang::tooling::TranslationUnitDiagnostics> Fixes =
+            readExportedFixes(readWhole(Run.FixesFile));
+        if (Fixes)
+          FixParts.push_back(std::move(*Fixes));
+        else
+          warning(llvm::toString(Fixes.takeError()));
+      }
+      llvm::sys::fs::remove(Run.StdoutFile);
+      llvm::sys::fs::remove(Run.StderrFile);
+      if (!Run.FixesFile.empty())
+        llvm::sys::fs::remove(Run.FixesFile);
+    }
+    for (PrintedDiagnostic &D : mergeDiagnostics(Passes))
+      if (Printed.insert(D.key()).second)
+        All.push_back(std::move(D));
+  }
+
+  // Errors on syntax that nvcc accepts and clang cannot parse: one line per
+  // cause, and an exit status of their own when they are the only errors.
+  const unsigned NvccOnly = foldNvccOnlySyntax(All, definitionText);
+  if (NvccOnly > 0 && Status == 1 && !hasErrors(All))
+    Status = NvccOnlySyntaxExitCode;
+
+  // The fallback notice comes first, whichever child printed it.
+  std::stable_partition(
+      ErrorLines.begin(), ErrorLines.end(),
+      [](const std::string &Line) { return isFallbackNotice(Line); });
+  for (const std::string &Line : ErrorLines)
+    llvm::errs() << Line << "\n";
+  clang::tooling::TranslationUnitDiagnostics Fixes =
+      mergeExportedFixes(FixParts);
+  if (!ExportFixes.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(ExportFixes, EC);
+    if (EC)
+      return inputError("cannot write '" + ExportFixes + "'");
+    Out << writeExportedFixes(Fixes);
+  }
+  if (Own.Format == "sarif") {
+    llvm::outs() << renderSarif(All, Fixes, CUDA_LAMBDA_TIDY_VERSION,
+                                artifactUri(DropIn.docsDir() + "/"));
+  } else if (Own.Format == "github") {
+    llvm::outs() << renderGithub(All);
+  } else {
+    for (const std::string &Line : PreambleLines)
+      llvm::outs() << Line << "\n";
+    llvm::outs() << renderText(All);
+  }
+  llvm::outs().flush();
+  return Status;
+}
+
+} // namespace cuda_lambda_tidy
