@@ -17,9 +17,8 @@ the host side), through:
            `cuda-lambda-tidy FILE -- -std=c++17 -D__CUDACC_EXTENDED_LAMBDA__=1
            -I DIR...` (the tool adds the CUDA setup itself);
   plugin   Debian's clang-tidy-22 with the plugin and every clang flag written
-           out: `-x cuda --cuda-path=<toolkit> -nocudalib -isystem
-           <toolkit>/include/cccl --cuda-gpu-arch=sm_<arch>
-           -Wno-unknown-cuda-version -Xclang -target-sdk-version=12.9
+           out: the drop-in's parse flags (`cuda-lambda-tidy
+           --print-parse-flags` with CUDA_PATH=<toolkit>), --cuda-gpu-arch=sm_<arch>,
            -include <repo>/tool/compat/cuda_lambda_tidy_nvcc_compat.h
            -std=c++17 -D__CUDACC_EXTENDED_LAMBDA__=1 -I DIR...`, run twice,
            with --cuda-device-only and with --cuda-host-only, the findings
@@ -132,11 +131,17 @@ def configure_database(files, includes, args, work):
 
 
 def clang_flags(includes, args):
+    # The drop-in's parse flags, asked of it (--print-parse-flags: the one
+    # place they are spelled), for the toolkit and architecture chosen here.
     cuda = Path(args.cuda_path)
-    return ["-x", "cuda", f"--cuda-path={cuda}", "-nocudalib",
-            "-isystem", str(cuda / "include" / "cccl"),
-            f"--cuda-gpu-arch=sm_{args.arch}", "-Wno-unknown-cuda-version",
-            "-Xclang", "-target-sdk-version=12.9",
+    asked = subprocess.run([args.tool, "--print-parse-flags"],
+                           capture_output=True, text=True,
+                           env={**os.environ, "CUDA_PATH": str(cuda)})
+    if asked.returncode != 0:
+        sys.exit("compare-db-vs-flags: " + asked.stderr.strip())
+    parse = [f for f in asked.stdout.splitlines()
+             if not f.startswith("--cuda-gpu-arch=")]
+    return [*parse, f"--cuda-gpu-arch=sm_{args.arch}",
             "-include", str(ROOT / "tool" / "compat" /
                             "cuda_lambda_tidy_nvcc_compat.h"), "-std=c++17",
             "-D__CUDACC_EXTENDED_LAMBDA__=1", *(f"-I{i}" for i in includes),

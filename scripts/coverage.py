@@ -35,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "test"))
-from run_fixtures import PLUGIN_CUDA_FLAGS, NVCC_FLAGS, CUDA_PATH, parse_fixture  # noqa: E402
+from run_fixtures import NVCC_FLAGS, CUDA_PATH, cuda_parse_flags, parse_fixture  # noqa: E402
 import nvcc_messages  # noqa: E402
 
 NVCC_SECTION_BEGIN = "<!-- nvcc-lambda-messages: begin -->"
@@ -75,7 +75,7 @@ def measure(fixture_path: Path, check: str, tool: str):
         nvcc = run([f"{CUDA_PATH}/bin/nvcc", *NVCC_FLAGS, *fixture.nvcc_args,
                     str(fixture_path), "-o", os.devnull])
         result["nvcc"] = nvcc.returncode != 0
-    clang = ["clang++-22", "-fsyntax-only", *PLUGIN_CUDA_FLAGS, *fixture.run_args]
+    clang = ["clang++-22", "-fsyntax-only", *cuda_parse_flags(tool), *fixture.run_args]
     for side in ("device", "host"):
         out = run([*clang, f"--cuda-{side}-only", str(fixture_path)])
         result[side] = clang_flags_file(out.stdout + out.stderr, fixture_path)

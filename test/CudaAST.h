@@ -8,6 +8,8 @@
 #ifndef CUDA_LAMBDA_TIDY_TEST_CUDAAST_H
 #define CUDA_LAMBDA_TIDY_TEST_CUDAAST_H
 
+#include "CudaInvocation.h"
+#include "CudaToolkit.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -19,16 +21,29 @@ namespace cuda_lambda_tidy::test {
 
 enum class Pass { Host, Device };
 
+/// The compiler arguments a test parses CUDA with: the drop-in's own parse
+/// setup for the test toolkit (cudaParseFlags: thrust and cub on the include
+/// path, the CUDA 13 workarounds), clang's resource directory, C++17 and
+/// one pass, then \p Extra.
+inline std::vector<std::string>
+cudaParseArgs(Pass Side, const std::vector<std::string> &Extra = {}) {
+  std::optional<CudaToolkit> Toolkit = toolkitOfNvcc(
+      CUDA_TOOLKIT_FOR_TESTS "/bin/nvcc", ToolkitEnvironment::real());
+  std::vector<std::string> Args =
+      Toolkit ? cudaParseFlags(*Toolkit, {}) : std::vector<std::string>();
+  Args.push_back("-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS);
+  Args.push_back("-std=c++17");
+  Args.push_back(Side == Pass::Host ? "--cuda-host-only"
+                                    : "--cuda-device-only");
+  Args.insert(Args.end(), Extra.begin(), Extra.end());
+  return Args;
+}
+
 /// The snippet parsed as CUDA against the toolkit's headers, in one pass.
 inline std::unique_ptr<clang::ASTUnit> parseCuda(const std::string &Code,
                                                  Pass Side = Pass::Host) {
-  std::vector<std::string> Args = {
-      "-x", "cuda", "--cuda-path=" CUDA_TOOLKIT_FOR_TESTS, "-nocudalib",
-      "--cuda-gpu-arch=sm_80", "-Wno-unknown-cuda-version",
-      "-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS, "-Xclang",
-      "-target-sdk-version=12.9", "-std=c++17",
-      Side == Pass::Host ? "--cuda-host-only" : "--cuda-device-only"};
-  return clang::tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
+  return clang::tooling::buildASTFromCodeWithArgs(Code, cudaParseArgs(Side),
+                                                  "input.cu");
 }
 
 /// The first node bound to "n" by \p Matcher, or null.

@@ -12,12 +12,7 @@ namespace {
 
 /// The snippet parsed (host pass) with thrust and cub on the include path.
 std::unique_ptr<ASTUnit> parseWithThrust(const std::string &Code) {
-  std::vector<std::string> Args = {
-      "-x", "cuda", "--cuda-path=" CUDA_TOOLKIT_FOR_TESTS, "-nocudalib",
-      "--cuda-gpu-arch=sm_80", "-Wno-unknown-cuda-version",
-      "-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS, "-isystem",
-      CUDA_TOOLKIT_FOR_TESTS "/include/cccl", "-Xclang",
-      "-target-sdk-version=12.9", "-std=c++17", "--cuda-host-only"};
+  std::vector<std::string> Args = cudaParseArgs(Pass::Host);
   return tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
 }
 

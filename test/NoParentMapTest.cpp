@@ -117,23 +117,9 @@ Outcome runChecks(const std::string &Path, cuda_lambda_tidy::test::Pass Side,
   Context.setDiagnosticsEngine(std::move(DiagOpts), &Engine);
   ClangTidyASTConsumerFactory Checks(Context);
 
-  std::vector<std::string> CommandLine = {
-      "clang++",
-      "-fsyntax-only",
-      "-x",
-      "cuda",
-      "--cuda-path=" CUDA_TOOLKIT_FOR_TESTS,
-      "-nocudalib",
-      "-isystem",
-      CUDA_TOOLKIT_FOR_TESTS "/include/cccl",
-      "--cuda-gpu-arch=sm_80",
-      "-Wno-unknown-cuda-version",
-      "-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS,
-      "-Xclang",
-      "-target-sdk-version=12.9",
-      "-std=c++17",
-      Side == cuda_lambda_tidy::test::Pass::Host ? "--cuda-host-only"
-                                                 : "--cuda-device-only"};
+  std::vector<std::string> CommandLine = {"clang++", "-fsyntax-only"};
+  for (const std::string &Arg : cuda_lambda_tidy::test::cudaParseArgs(Side))
+    CommandLine.push_back(Arg);
   CommandLine.insert(CommandLine.end(), ExtraArgs.begin(), ExtraArgs.end());
   CommandLine.push_back(Path);
   Outcome Result;

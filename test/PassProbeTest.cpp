@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PassProbe.h"
+#include "CudaAST.h"
 #include "utils/ReturnTypeQuestion.h"
 #include "utils/PassDependence.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -22,6 +23,8 @@
 namespace {
 
 using namespace clang;
+using cuda_lambda_tidy::test::cudaParseArgs;
+using cuda_lambda_tidy::test::Pass;
 
 class ProbedSyntaxOnly : public SyntaxOnlyAction {
 public:
@@ -44,13 +47,8 @@ private:
 std::string hostPassReason(const std::string &Code,
                            const std::string &SystemHeader = "") {
   std::optional<std::optional<std::string>> Verdict;
-  std::vector<std::string> Args = {
-      "-x", "cuda", "--cuda-path=" CUDA_TOOLKIT_FOR_TESTS, "-nocudalib",
-      "--cuda-gpu-arch=sm_80", "-Wno-unknown-cuda-version",
-      "-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS, "-Xclang",
-      "-target-sdk-version=12.9", "-std=c++17", "--cuda-device-only",
-      "-isystem", CUDA_TOOLKIT_FOR_TESTS "/include/cccl", "-isystem",
-      "/sys-include"};
+  std::vector<std::string> Args =
+      cudaParseArgs(Pass::Device, {"-isystem", "/sys-include"});
   tooling::FileContentMappings Headers = {{"/sys-include/lib.h", SystemHeader}};
   EXPECT_TRUE(tooling::runToolOnCodeWithArgs(
       std::make_unique<ProbedSyntaxOnly>(Verdict), Code, Args, "input.cu",
@@ -63,12 +61,8 @@ std::string hostPassReason(const std::string &Code,
 /// What the probe's AST part says of \p Code in the device pass: the reason
 /// to run the host pass, "" when there is none.
 std::string libraryQuestion(const std::string &Code) {
-  std::vector<std::string> Args = {
-      "-x", "cuda", "--cuda-path=" CUDA_TOOLKIT_FOR_TESTS, "-nocudalib",
-      "--cuda-gpu-arch=sm_80", "-Wno-unknown-cuda-version",
-      "-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS, "-Xclang",
-      "-target-sdk-version=12.9", "-std=c++17", "--cuda-device-only",
-      "-isystem", CUDA_TOOLKIT_FOR_TESTS "/include/cccl"};
+  std::vector<std::string> Args =
+      cudaParseArgs(Pass::Device);
   std::unique_ptr<ASTUnit> AST =
       tooling::buildASTFromCodeWithArgs(Code, Args, "input.cu");
   EXPECT_TRUE(AST);
@@ -228,12 +222,8 @@ private:
 std::vector<std::string> branchesOf(const std::string &Code,
                                     const std::string &Header = "") {
   std::vector<std::string> Out;
-  std::vector<std::string> Args = {
-      "-x", "cuda", "--cuda-path=" CUDA_TOOLKIT_FOR_TESTS, "-nocudalib",
-      "--cuda-gpu-arch=sm_80", "-Wno-unknown-cuda-version",
-      "-resource-dir=" CLANG_RESOURCE_DIR_FOR_TESTS, "-Xclang",
-      "-target-sdk-version=12.9", "-std=c++17", "--cuda-device-only",
-      "-isystem", "/sys-include"};
+  std::vector<std::string> Args =
+      cudaParseArgs(Pass::Device, {"-isystem", "/sys-include"});
   tooling::FileContentMappings Headers = {{"/sys-include/lib.h", Header}};
   EXPECT_TRUE(tooling::runToolOnCodeWithArgs(
       std::make_unique<BranchesOnly>(Out), Code, Args, "input.cu",

@@ -8,7 +8,7 @@ Expected: each fixture's CHECK-MESSAGES and CHECK-NOTES, which the drop-in
 and the plugin give (ctest fixtures-drop-in, fixtures-plugin); so a fixture
 that passes here gives the drop-in's findings through clangd. Compile
 commands: a compile_commands.json of clang commands with the flags the
-drop-in adds by itself (run_fixtures.py's PLUGIN_CUDA_FLAGS and the
+drop-in adds by itself (`cuda-lambda-tidy --print-parse-flags`, --tool, and the
 nvcc-compatibility layer) and the fixture's RUN-ARGS, --cuda-host-only
 included (the nvcc translation is test/clangd_lsp.py's). Checks and options:
 a .clang-tidy with the fixture's CHECKS and TIDY-ARGS.
@@ -37,7 +37,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lsp_client import LspClient, findings  # noqa: E402
-from run_fixtures import (PLUGIN_CUDA_FLAGS, PLUGIN_NVCC_COMPAT_FLAGS,  # noqa: E402
+from run_fixtures import (PLUGIN_NVCC_COMPAT_FLAGS, cuda_parse_flags,  # noqa: E402
                           matches, parse_fixture, skip_reason)
 
 # fixture (relative to the fixtures root) -> the reason, as in
@@ -137,6 +137,8 @@ def clangd_findings(clangd, groups, jobs, log):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clangd", required=True)
+    parser.add_argument("--tool", help="the cuda-lambda-tidy binary the parse "
+                        "flags are asked of (--print-parse-flags)")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument("--skip-silent-including", metavar="REGEX",
                         help="leave out the fixtures that include a header "
@@ -170,7 +172,7 @@ def main():
             document = directory / "fixture.cu"
             document.write_text(PREFIX)
             entries.append({"directory": str(directory), "file": str(document),
-                            "arguments": ["clang++", *PLUGIN_CUDA_FLAGS,
+                            "arguments": ["clang++", *cuda_parse_flags(args.tool),
                                           *PLUGIN_NVCC_COMPAT_FLAGS, *run_args,
                                           "-fsyntax-only", str(document)]})
             groups.append((document, members))

@@ -117,7 +117,15 @@ def bad_databases(tool, work):
     print("ok: bad databases")
 
 
-def plugin_flags(tool, work, cuda_path):
+def parse_flags(tool):
+    """The flags the drop-in adds to parse a CUDA file (--print-parse-flags)."""
+    result = run([tool, "--print-parse-flags"])
+    if result.returncode != 0:
+        fail("--print-parse-flags failed:\n" + result.stderr)
+    return result.stdout.splitlines()
+
+
+def plugin_flags(tool, work):
     d = work / "plugin"
     d.mkdir()
     src = d / "k.cu"
@@ -126,10 +134,9 @@ def plugin_flags(tool, work, cuda_path):
     entry = {
         "directory": str(d),
         "file": str(src),
-        "arguments": ["clang++", "-x", "cuda", f"--cuda-path={cuda_path}",
-                      "-nocudalib", "-isystem", f"{cuda_path}/include/cccl",
-                      "--cuda-gpu-arch=sm_80", "-Wno-unknown-cuda-version",
-                      "-Xclang", "-target-sdk-version=12.9",
+        # The clang command the drop-in would run (its parse flags, asked of
+        # it), with a plugin to load.
+        "arguments": ["clang++", *parse_flags(tool),
                       f"-fplugin={evil}", "-c", str(src)],
     }
     (d / "compile_commands.json").write_text(json.dumps([entry]))
@@ -204,11 +211,10 @@ def main():
         print("skipped: needs nvcc, cmake and ninja")
         return SKIP
     tool = str(Path(args.tool).resolve())
-    cuda_path = str(Path(args.nvcc).resolve().parent.parent)
     with tempfile.TemporaryDirectory(prefix="compile-db-e2e-") as tmp:
         work = Path(tmp)
         bad_databases(tool, work)
-        plugin_flags(tool, work, cuda_path)
+        plugin_flags(tool, work)
         nvcc_wrapper_database(tool, work)
         lint_project(tool, args.nvcc, Path(args.project).resolve(), work)
     return 0

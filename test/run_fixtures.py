@@ -63,13 +63,26 @@ from pathlib import Path
 
 CUDA_PATH = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
 
-# What a user of the plugin passes by hand after `--` (the README says so);
-# the drop-in binary adds the same by itself.
-PLUGIN_CUDA_FLAGS = [
-    "-x", "cuda", f"--cuda-path={CUDA_PATH}", "-nocudalib",
-    "-isystem", f"{CUDA_PATH}/include/cccl", "--cuda-gpu-arch=sm_80",
-    "-Wno-unknown-cuda-version", "-Xclang", "-target-sdk-version=12.9",
-]
+# The drop-in binary of this source tree, which the flags are asked of.
+DEFAULT_TOOL = Path(__file__).resolve().parent.parent / "build" / "bin" / "cuda-lambda-tidy"
+
+_PARSE_FLAGS = {}
+
+
+def cuda_parse_flags(tool=None):
+    """What a user of the plugin passes by hand after `--` (the README says
+    so) and the drop-in adds by itself: asked of the binary
+    (`cuda-lambda-tidy --print-parse-flags`), the one place they are
+    spelled (tool/CudaInvocation.cpp's cudaParseFlags)."""
+    tool = str(tool or DEFAULT_TOOL)
+    if tool not in _PARSE_FLAGS:
+        result = subprocess.run([tool, "--print-parse-flags"],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"{tool} --print-parse-flags failed: {result.stderr.strip()}")
+        _PARSE_FLAGS[tool] = result.stdout.splitlines()
+    return _PARSE_FLAGS[tool]
+
 
 # The nvcc-compatibility layer, which the drop-in force-includes by itself:
 # a user of the plugin passes it with one flag (the README says so).
@@ -164,7 +177,7 @@ class Route:
             return cmd
         host = ["--cuda-host-only"] if a.cuda_pass == "host" else []
         return [a.clang_tidy, f"--load={a.plugin}", checks, *fixture.tidy_args,
-                *extra, str(source), "--", *PLUGIN_CUDA_FLAGS,
+                *extra, str(source), "--", *cuda_parse_flags(a.tool),
                 *PLUGIN_NVCC_COMPAT_FLAGS, *host, *fixture.run_args]
 
 def run(cmd, cwd=None):

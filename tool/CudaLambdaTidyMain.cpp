@@ -76,6 +76,19 @@ int mergeSarifMain(llvm::ArrayRef<std::string> Args) {
   return 0;
 }
 
+/// `--print-parse-flags`: the flags the drop-in adds to parse a CUDA file
+/// with the toolkit it finds (cudaParseFlags), one per line: what the
+/// plugin's users pass after `--`, and what the test scripts parse with.
+int printParseFlags() {
+  std::optional<CudaToolkit> Toolkit =
+      findCudaToolkit(ToolkitEnvironment::real());
+  if (!Toolkit)
+    return inputError(fallbackReason(/*NoToolkit=*/false));
+  for (const std::string &Flag : cudaParseFlags(*Toolkit, {}))
+    llvm::outs() << Flag << "\n";
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -88,6 +101,8 @@ int main(int argc, const char **argv) {
     return launcherMain(argv[0], Args);
   if (!Args.empty() && Args.front() == "--launcher")
     return launcherMain(argv[0], llvm::ArrayRef(Args).drop_front());
+  if (!Args.empty() && Args.front() == "--print-parse-flags")
+    return printParseFlags();
   // --merge-sarif OUT IN...: the shards' SARIF logs as one.
   if (!Args.empty() && Args.front() == "--merge-sarif")
     return mergeSarifMain(llvm::ArrayRef(Args).drop_front());
