@@ -169,10 +169,11 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
   // of the object's class or the kernel dereferences them.
   std::function<std::optional<HostMember>(const CXXRecordDecl &,
                                           const CXXRecordDecl &,
-                                          const FunctionDecl *, StringRef,
-                                          unsigned)>
+                                          const FunctionDecl *, SourceLocation,
+                                          StringRef, unsigned)>
       Search = [&](const CXXRecordDecl &Object, const CXXRecordDecl &Record,
-                   const FunctionDecl *Kernel, StringRef Prefix,
+                   const FunctionDecl *Kernel, SourceLocation Crosses,
+                   StringRef Prefix,
                    unsigned Depth) -> std::optional<HostMember> {
     for (const FieldDecl *Field : Record.fields()) {
       std::string Name = (Prefix + Field->getName()).str();
@@ -183,8 +184,9 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
         if (Depth < 2 && Inner && Inner->hasDefinition() && !Inner->isLambda() &&
             !Inner->getASTContext().getSourceManager().isInSystemHeader(
                 Inner->getLocation()))
-          if (std::optional<HostMember> Found = Search(
-                  Object, *Inner->getDefinition(), Kernel, Name + ".", Depth + 1))
+          if (std::optional<HostMember> Found =
+                  Search(Object, *Inner->getDefinition(), Kernel, Crosses,
+                         Name + ".", Depth + 1))
             return Found;
         continue;
       }
@@ -194,15 +196,15 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
         By = Kernel;
       if (!By)
         continue;
-      utils::Provenance Memory = Summaries.fieldOf(*Field, Function);
+      utils::Provenance Memory = Summaries.fieldOf(*Field, Function, Crosses);
       if (Memory.isHost())
         return HostMember{Field, std::move(Name), By, Memory};
     }
     return std::nullopt;
   };
   auto HostMemberOf = [&](const CXXRecordDecl &Record,
-                          const FunctionDecl *Kernel) {
-    return Search(Record, Record, Kernel, "", 0);
+                          const FunctionDecl *Kernel, SourceLocation Crosses) {
+    return Search(Record, Record, Kernel, Crosses, "", 0);
   };
   // Where: 0 a kernel's argument, 1 a device algorithm's, 2 a launch
   // wrapper's.
@@ -230,7 +232,7 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
     const FunctionDecl *Kernel = nullptr;
     if (C.Kind == utils::CrossingKind::KernelArgument)
       Kernel = C.Callee ? C.Callee->getDefinition() : nullptr;
-    std::optional<HostMember> Member = HostMemberOf(*Record, Kernel);
+    std::optional<HostMember> Member = HostMemberOf(*Record, Kernel, C.Loc);
     if (!Member || !Reported.insert(C.Loc.getRawEncoding()).second)
       continue;
     const bool ToKernel = C.Kind == utils::CrossingKind::KernelArgument;
@@ -262,7 +264,8 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
       } else if (!(Kernel = Reach.kernelUnder(*Callee, *Record))) {
         continue;
       }
-      std::optional<HostMember> Member = HostMemberOf(*Record, Kernel);
+      std::optional<HostMember> Member =
+          HostMemberOf(*Record, Kernel, Arg->getBeginLoc());
       if (!Member || !Reported.insert(Arg->getBeginLoc().getRawEncoding()).second)
         continue;
       Report(Arg->getBeginLoc(), Arg, *Record, *Member, 2,

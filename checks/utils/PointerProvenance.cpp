@@ -1231,23 +1231,39 @@ Provenance ProvenanceSummaries::storedProvenance(const FieldStore &Store,
 }
 
 Provenance ProvenanceSummaries::fieldOf(const FieldDecl &Field,
-                                        const FunctionDecl &Function) {
+                                        const FunctionDecl &Function,
+                                        SourceLocation Before) {
   Provenance Whole = fieldOf(Field);
   if (!Whole.isHost())
     return Whole;
   auto It = Stores.find(&Field);
   if (It == Stores.end())
     return Whole;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::optional<Provenance> First, Nearest;
+  SourceLocation NearestLoc;
   for (const FieldStore &Store : It->second) {
     if (Store.Function != &Function || isNull(Store.Value, Ctx))
       continue;
     ++Depth;
     Provenance Here = storedProvenance(Store, Field);
     --Depth;
-    if (Here.isHost())
-      return Here;
+    if (!Here.isHost())
+      continue;
+    if (!First)
+      First = Here;
+    // Of two objects crossing in one function, each gets the store made
+    // last before it crosses.
+    SourceLocation Loc = Store.Value->getBeginLoc();
+    if (Before.isValid() && SM.isBeforeInTranslationUnit(Loc, Before) &&
+        (NearestLoc.isInvalid() || SM.isBeforeInTranslationUnit(NearestLoc, Loc))) {
+      Nearest = Here;
+      NearestLoc = Loc;
+    }
   }
-  return Whole;
+  if (Nearest)
+    return *Nearest;
+  return First ? *First : Whole;
 }
 
 Provenance ProvenanceSummaries::fieldOf(const FieldDecl &Field) {

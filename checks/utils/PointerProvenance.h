@@ -105,8 +105,11 @@ public:
   /// fieldOf(Field), with its source moved to a store that \p Function
   /// makes when fieldOf is host memory and \p Function stores host memory
   /// into the member: the note then points at the object that crosses in
-  /// \p Function, not at the unit's first store.
-  Provenance fieldOf(const FieldDecl &Field, const FunctionDecl &Function);
+  /// \p Function, not at the unit's first store. With \p Before (where the
+  /// object crosses), the last such store before it: two objects crossing
+  /// in one function each get their own.
+  Provenance fieldOf(const FieldDecl &Field, const FunctionDecl &Function,
+                     SourceLocation Before = SourceLocation());
 
   ASTContext &context() const { return Ctx; }
 
