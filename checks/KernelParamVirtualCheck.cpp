@@ -1,7 +1,10 @@
 //===--- KernelParamVirtualCheck.cpp - cuda-lambda-tidy -----------------===//
 
 #include "KernelParamVirtualCheck.h"
+#include "utils/DeviceReach.h"
 #include "utils/ExecutionSpace.h"
+#include "utils/PointerProvenance.h"
+#include "utils/UnitFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -37,6 +40,17 @@ class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
 public:
   explicit WriteFinder(const VarDecl &Var) : Var(Var) {}
   bool shouldVisitLambdaBody() const { return true; }
+  /// One form of a braced list: the semantic one, whose elements carry the
+  /// conversions (the syntactic one would count each use twice, once
+  /// without its read).
+  bool TraverseInitListExpr(InitListExpr *List) {
+    InitListExpr *Semantic =
+        List->isSemanticForm() ? List : List->getSemanticForm();
+    for (Stmt *Child : (Semantic ? Semantic : List)->children())
+      if (!TraverseStmt(Child))
+        return false;
+    return true;
+  }
   bool VisitDeclRefExpr(DeclRefExpr *Ref) {
     if (Ref->getDecl() == &Var)
       ++Uses;
@@ -107,6 +121,90 @@ static std::optional<SourceLocation> hostConstruction(const Expr *Value) {
   return New->getBeginLoc();
 }
 
+/// Where the object that \p Store puts into a pointer member was
+/// constructed on the host: a new-expression stored by host code, or what
+/// hostConstruction proves of the stored pointer.
+static std::optional<SourceLocation>
+hostConstruction(const utils::ProvenanceSummaries::StoredValue &Store) {
+  if (const auto *New = dyn_cast<CXXNewExpr>(Store.Value->IgnoreParenCasts()))
+    if (Store.Function &&
+        utils::executionSpaceOf(*Store.Function) == utils::ExecutionSpace::Host)
+      return New->getBeginLoc();
+  return hostConstruction(Store.Value);
+}
+
+namespace {
+
+/// A pointer member of an object crossing to the device, pointing to a
+/// polymorphic object constructed on the host wherever the unit stores
+/// into it, and followed by the device code.
+struct HostConstructedMember {
+  const FieldDecl *Field = nullptr;
+  std::string Name; ///< `shape`, or `scene.shape` inside a member object
+  const CXXRecordDecl *Pointee = nullptr;
+  const CXXMethodDecl *Virtual = nullptr;
+  const Expr *StoredAt = nullptr;
+  SourceLocation ConstructedAt;
+};
+
+} // namespace
+
+/// The pointer member of \p Record (or of its member objects, two levels,
+/// not a library's class) that holds a polymorphic object constructed on
+/// the host and that \p DeviceCode, or \p Record's own device code,
+/// dereferences.
+static std::optional<HostConstructedMember>
+hostConstructedMember(const CXXRecordDecl &Object, const CXXRecordDecl &Record,
+                      const Stmt *DeviceCode, utils::DeviceReach &Reach,
+                      utils::ProvenanceSummaries &Summaries, StringRef Prefix,
+                      unsigned Depth) {
+  const SourceManager &SM = Record.getASTContext().getSourceManager();
+  for (const FieldDecl *Field : Record.fields()) {
+    std::string Name = (Prefix + Field->getName()).str();
+    QualType Type = Field->getType();
+    if (!Type->isPointerType()) {
+      const CXXRecordDecl *Inner = Type->getAsCXXRecordDecl();
+      if (Depth < 2 && Inner && Inner->hasDefinition() && !Inner->isLambda() &&
+          !SM.isInSystemHeader(Inner->getLocation()))
+        if (std::optional<HostConstructedMember> Found = hostConstructedMember(
+                Object, *Inner->getDefinition(), DeviceCode, Reach, Summaries,
+                Name + ".", Depth + 1))
+          return Found;
+      continue;
+    }
+    const CXXRecordDecl *Pointee = Type->getPointeeType()->getAsCXXRecordDecl();
+    if (!Pointee || utils::isLibraryType(*Pointee))
+      continue;
+    const CXXMethodDecl *Virtual = deviceVirtualOf(*Pointee);
+    if (!Virtual)
+      continue;
+    if (!Reach.deviceCodeDereferencing(Object, *Field) &&
+        !(DeviceCode && Reach.dereferences(DeviceCode, Field)))
+      continue;
+    std::optional<llvm::SmallVector<utils::ProvenanceSummaries::StoredValue, 2>>
+        Stores = Summaries.storesInto(*Field);
+    if (!Stores)
+      continue;
+    std::optional<SourceLocation> First;
+    bool Every = true;
+    for (const utils::ProvenanceSummaries::StoredValue &Store : *Stores) {
+      std::optional<SourceLocation> At = hostConstruction(Store);
+      if (!At) {
+        Every = false;
+        break;
+      }
+      if (!First)
+        First = At;
+    }
+    if (!Every || !First)
+      continue;
+    return HostConstructedMember{Field,   std::move(Name),
+                                 Pointee, Virtual,
+                                 Stores->front().Value, *First};
+  }
+  return std::nullopt;
+}
+
 void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
   for (const utils::BoundaryCrossing &Crossing : crossingsOf(Result)) {
     if (alreadyReported(Crossing))
@@ -140,6 +238,51 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
            DiagnosticIDs::Note)
           << Virtual;
       continue;
+    }
+    // An object whose pointer member holds a polymorphic object
+    // constructed on the host (a kernel's parameter struct, a functor).
+    if (const CXXRecordDecl *Object = Crossing.Type->getAsCXXRecordDecl();
+        Object && Object->hasDefinition() && !allowed(*Object) &&
+        !utils::isLibraryType(*Object) &&
+        !utils::isDeviceLambdaClosure(*Object)) {
+      const Stmt *DeviceCode = nullptr;
+      if (Crossing.Kind == utils::CrossingKind::KernelArgument &&
+          Crossing.Callee && Crossing.Callee->getDefinition())
+        DeviceCode = Crossing.Callee->getDefinition()->getBody();
+      else if (Crossing.Kind == utils::CrossingKind::LambdaCapture &&
+               Crossing.Lambda)
+        DeviceCode = Crossing.Lambda->getBody();
+      utils::ProvenanceSummaries &Summaries =
+          utils::UnitFacts::of(*Result.Context)
+              .get<utils::ProvenanceSummaries>();
+      if (std::optional<HostConstructedMember> Member = hostConstructedMember(
+              *Object->getDefinition(), *Object->getDefinition(), DeviceCode,
+              reach(), Summaries, "", 0)) {
+        markReported(Crossing);
+        {
+          auto Diag = diag(
+              Crossing.Loc,
+              utils::crossingMessage(
+                  ", whose member '%4' points to an object of polymorphic "
+                  "class %5 constructed on the host: its virtual function "
+                  "table pointer is the host's, and a virtual call on the "
+                  "device faults; construct the object on the device "
+                  "(placement new in a kernel), or dispatch without virtual "
+                  "functions"));
+          utils::addCrossingArgs(Diag, Crossing);
+          Diag << Member->Name << Member->Pointee;
+        }
+        noteHandedOn(Crossing);
+        diag(Member->StoredAt->getBeginLoc(), "member %0 is set here",
+             DiagnosticIDs::Note)
+            << Member->Field;
+        diag(Member->ConstructedAt, "constructed on the host here",
+             DiagnosticIDs::Note);
+        diag(Member->Virtual->getLocation(),
+             "virtual function %0 declared here", DiagnosticIDs::Note)
+            << Member->Virtual;
+        continue;
+      }
     }
     // A pointer or reference: only to an object provably constructed on
     // the host.

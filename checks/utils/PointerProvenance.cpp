@@ -1266,36 +1266,61 @@ Provenance ProvenanceSummaries::fieldOf(const FieldDecl &Field,
   return First ? *First : Whole;
 }
 
+/// Whether \p Store adds nothing to what member \p Field holds: a null
+/// pointer, or a copy from the same member of another object.
+static bool addsNothing(const Expr &Value, const FieldDecl &Field,
+                        const ASTContext &Ctx) {
+  if (isNull(&Value, Ctx))
+    return true;
+  const auto *Member = dyn_cast<MemberExpr>(Value.IgnoreParenImpCasts());
+  return Member && Member->getMemberDecl() == &Field;
+}
+
+const llvm::SmallVector<ProvenanceSummaries::FieldStore, 2> *
+ProvenanceSummaries::knownStoresInto(const FieldDecl &Field) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const auto *Record = dyn_cast<CXXRecordDecl>(Field.getParent());
+  if (!Record || SM.isInSystemHeader(SM.getExpansionLoc(Field.getLocation())) ||
+      !hasAllMemberBodies(*Record))
+    return nullptr;
+  if (!StoresCollected)
+    collectFieldStores();
+  if (Escaped.count(&Field))
+    return nullptr;
+  auto It = Stores.find(&Field);
+  return It == Stores.end() ? nullptr : &It->second;
+}
+
+std::optional<llvm::SmallVector<ProvenanceSummaries::StoredValue, 2>>
+ProvenanceSummaries::storesInto(const FieldDecl &Field) {
+  const llvm::SmallVector<FieldStore, 2> *Known = knownStoresInto(Field);
+  if (!Known)
+    return std::nullopt;
+  llvm::SmallVector<StoredValue, 2> Values;
+  for (const FieldStore &Store : *Known)
+    if (!addsNothing(*Store.Value, Field, Ctx))
+      Values.push_back({Store.Function, Store.Value});
+  if (Values.empty())
+    return std::nullopt;
+  return Values;
+}
+
 Provenance ProvenanceSummaries::fieldOf(const FieldDecl &Field) {
   auto Found = Fields.find(&Field);
   if (Found != Fields.end())
     return Found->second;
   if (Depth >= MaxSummaryDepth)
     return {};
-  const SourceManager &SM = Ctx.getSourceManager();
-  const auto *Record = dyn_cast<CXXRecordDecl>(Field.getParent());
-  if (!Record || SM.isInSystemHeader(SM.getExpansionLoc(Field.getLocation())) ||
-      !hasAllMemberBodies(*Record))
-    return Fields[&Field] = Provenance();
-  if (!StoresCollected)
-    collectFieldStores();
+  const llvm::SmallVector<FieldStore, 2> *Known = knownStoresInto(Field);
   Fields[&Field] = Provenance();
-  if (Escaped.count(&Field))
-    return {};
-  auto It = Stores.find(&Field);
-  if (It == Stores.end())
+  if (!Known)
     return {};
   Provenance Result;
   bool First = true;
   ++Depth;
-  for (const FieldStore &Store : It->second) {
-    if (isNull(Store.Value, Ctx))
+  for (const FieldStore &Store : *Known) {
+    if (addsNothing(*Store.Value, Field, Ctx))
       continue;
-    // A copy from the same member of another object adds nothing.
-    if (const auto *Member =
-            dyn_cast<MemberExpr>(Store.Value->IgnoreParenImpCasts()))
-      if (Member->getMemberDecl() == &Field)
-        continue;
     Provenance P = storedProvenance(Store, Field);
     Result = First ? P : join(Result, P);
     First = false;

@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <optional>
 #include <string>
 
 namespace clang::tidy::cuda::utils {
@@ -111,6 +112,21 @@ public:
   Provenance fieldOf(const FieldDecl &Field, const FunctionDecl &Function,
                      SourceLocation Before = SourceLocation());
 
+  /// A store into a pointer member: the value, and the function whose code
+  /// makes it (null for a default member initializer).
+  struct StoredValue {
+    const FunctionDecl *Function = nullptr;
+    const Expr *Value = nullptr;
+  };
+  /// Every value the unit stores into pointer member \p Field, null
+  /// pointers and copies from the same member left out; std::nullopt when
+  /// they cannot all be known (fieldOf's conditions: a library's class, a
+  /// member function without its body here, the member's address taken or
+  /// bound to a reference) or there is none. For a question other than the
+  /// memory space (what kind of object the member points to).
+  std::optional<llvm::SmallVector<StoredValue, 2>>
+  storesInto(const FieldDecl &Field);
+
   ASTContext &context() const { return Ctx; }
 
 private:
@@ -127,6 +143,8 @@ private:
     const Expr *Value;
   };
   llvm::DenseMap<const FieldDecl *, llvm::SmallVector<FieldStore, 2>> Stores;
+  /// The stores into \p Field when the unit shows them all, else null.
+  const llvm::SmallVector<FieldStore, 2> *knownStoresInto(const FieldDecl &Field);
   /// What one store puts into \p Field.
   Provenance storedProvenance(const FieldStore &Store, const FieldDecl &Field);
   llvm::DenseSet<const FieldDecl *> Escaped;
