@@ -230,6 +230,9 @@ KINDS = [
     ("H34-reference-member", "H34", "cuda-kernel-param-reference-member", "compiles"),
     ("H31-owning-by-value", "H31", "cuda-kernel-param-nontrivial-copy", "compiles"),
     ("H32-polymorphic", "H32", "cuda-kernel-param-virtual", "compiles"),
+    # A functor whose pointer member holds a polymorphic object made with new
+    # on the host; its operator() makes the virtual call.
+    ("H32-pointer-member", "H32", "cuda-kernel-param-virtual", "compiles"),
     ("H07-deduced-return", "H07", "cuda-lambda-in-deduced-return-function", "rejected"),
     ("H10-generic-host-device", "H10", "cuda-lambda-generic-host-device", "rejected"),
     # (a) of H06: the number of extended lambdas differs between the passes;
@@ -315,6 +318,15 @@ def gen(kind, idiom, name):
                 f"  {I['attr']} float get() const override {{ return 2.0f; }}", "};",
                 sig + " {", setup, f"  {name}_derived d;",
                 "  " + launch(I, L(write(I, "d.get()"))) + " @MARK@", "}"]
+    if kind == "H32-pointer-member":
+        return [f"struct {name}_base {{",
+                f"  {I['attr']} virtual float get() const {{ return 1.0f; }}", "};",
+                f"struct {name}_derived : {name}_base {{",
+                f"  {I['attr']} float get() const override {{ return 2.0f; }}", "};",
+                f"struct {name}_op {{", f"  const {name}_base *source;", "  float *out;",
+                f"  {I['attr']} void operator()(int i) const {{ out[i] = source->get(); }}",
+                "};", sig + " {", setup, f"  {name}_base *source = new {name}_derived;",
+                "  " + launch(I, f"{name}_op{{source, {I['ptr']}}}") + " @MARK@", "}"]
     if kind == "H07-deduced-return":
         return [f"auto {name}(int n{I['params']}) {{", setup,
                 "  " + launch(I, L(write(I, "1.0f"))) + " @MARK@", "  return n;", "}"]
