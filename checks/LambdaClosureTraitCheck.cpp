@@ -204,7 +204,7 @@ AST_MATCHER(DeclRefExpr, namesKernelOutsideSystemHeader) {
 void LambdaClosureTraitCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr().bind("lambda"), this);
   Callables = utils::matchCallables(*Finder, this);
-  utils::matchInstantiations(*Finder, this);
+  Instantiations = utils::matchInstantiations(*Finder, this);
   Finder->addMatcher(declRefExpr(namesKernelOutsideSystemHeader()).bind("kernel"),
                      this);
   // The `if`s and `?:`s that decide whether a kernel is launched are found

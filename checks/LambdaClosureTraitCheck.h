@@ -34,6 +34,7 @@ public:
 private:
   /// The shared callable matchers' registration (utils::matchCallables).
   utils::CallableRegistration Callables;
+  utils::SharedRegistration Instantiations;
   struct Query {
     SourceLocation Loc;
     const CXXRecordDecl *Closure;

@@ -116,11 +116,25 @@ const CXXRecordDecl *failedQuery(const ClassTemplateSpecializationDecl &Spec,
 
 /// A `decltype` type location outside system headers, as
 /// typeLoc(loc(decltypeType()), unless(isExpansionInSystemHeader())) finds
-/// it, in one matcher: every type location of the unit is tried.
-AST_MATCHER(TypeLoc, isDecltypeOutsideSystemHeader) {
+/// it, or a template specialization's anywhere, system headers included
+/// (a library's own question about a closure is followed back to the
+/// user's code at the end): one matcher, since every type location of the
+/// unit is tried.
+AST_MATCHER(TypeLoc, isDecltypeOrSpecialization) {
+  if (Node.getAs<TemplateSpecializationTypeLoc>())
+    return true;
   return isa<DecltypeType>(Node.getType().getTypePtr()) &&
          !utils::isExpansionInSystemHeader(
              Node.getBeginLoc(), Finder->getASTContext().getSourceManager());
+}
+
+/// A name or a member naming a function: one test each, no nested matcher
+/// (every reference of the host pass is tried).
+AST_MATCHER(DeclRefExpr, namesAFunction) {
+  return isa<FunctionDecl>(Node.getDecl());
+}
+AST_MATCHER(MemberExpr, namesAMemberFunction) {
+  return isa<FunctionDecl>(Node.getMemberDecl());
 }
 
 /// Whether the callee is named make_transform_iterator: asked of every call
@@ -136,13 +150,9 @@ AST_MATCHER(CallExpr, calleeNamedMakeTransformIterator) {
 void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(lambdaExpr().bind("lambda"), this);
   Callables = utils::matchCallables(*Finder, this);
-  Finder->addMatcher(typeLoc(isDecltypeOutsideSystemHeader()).bind("decltype"),
+  Finder->addMatcher(typeLoc(isDecltypeOrSpecialization()).bind("typeloc"),
                      this);
-  // Everywhere, system headers included: a library's own question about a
-  // closure is followed back to the user's code at the end.
-  Finder->addMatcher(templateSpecializationTypeLoc().bind("specialization"),
-                     this);
-  utils::matchInstantiations(*Finder, this);
+  Instantiations = utils::matchInstantiations(*Finder, this);
   Finder->addMatcher(
       callExpr(calleeNamedMakeTransformIterator(),
                callee(functionDecl(
@@ -157,8 +167,8 @@ void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
   // among the commonest nodes.
   if (getLangOpts().CUDAIsDevice)
     return;
-  Finder->addMatcher(declRefExpr(to(functionDecl())).bind("call"), this);
-  Finder->addMatcher(memberExpr(member(functionDecl())).bind("call"), this);
+  Finder->addMatcher(declRefExpr(namesAFunction()).bind("call"), this);
+  Finder->addMatcher(memberExpr(namesAMemberFunction()).bind("call"), this);
   Finder->addMatcher(cxxConstructExpr().bind("call"), this);
 }
 
@@ -199,20 +209,26 @@ void LambdaHostReturnTypeQueryCheck::check(
       LibraryCalls.emplace_back(Callee, At);
     return;
   }
-  if (const auto *Loc = Result.Nodes.getNodeAs<TypeLoc>("decltype")) {
-    const auto *Decltype = Loc->getTypePtr()->getAs<DecltypeType>();
-    if (!Decltype)
+  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library")) {
+    for (const Expr *Arg : Call->arguments()) {
+      const CXXRecordDecl *Closure = closureOrResultCallee(Arg->getType());
+      if (!Closure)
+        continue;
+      Queries.push_back(
+          {Call->getBeginLoc(), Closure,
+           "'" + utils::qualifiedNameWithoutInline(*Call->getDirectCallee()) +
+               "'",
+           DynTypedNode::create(*Call)});
       return;
-    const CXXRecordDecl *Closure =
-        calledClosureIn(Decltype->getUnderlyingExpr());
-    if (Closure)
-      Queries.push_back({Loc->getBeginLoc(), Closure, "'decltype'",
-                         DynTypedNode::create(*Loc)});
+    }
     return;
   }
-  if (const auto *Loc =
-          Result.Nodes.getNodeAs<TemplateSpecializationTypeLoc>(
-              "specialization")) {
+  const auto *Located = Result.Nodes.getNodeAs<TypeLoc>("typeloc");
+  if (!Located)
+    return;
+  if (const auto Specialization =
+          Located->getAs<TemplateSpecializationTypeLoc>()) {
+    const TemplateSpecializationTypeLoc *Loc = &Specialization;
     const auto *Spec = Loc->getTypePtr();
     const TemplateDecl *Template = Spec->getTemplateName().getAsTemplateDecl();
     if (!Template)
@@ -255,18 +271,16 @@ void LambdaHostReturnTypeQueryCheck::check(
     }
     return;
   }
-  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library")) {
-    for (const Expr *Arg : Call->arguments()) {
-      const CXXRecordDecl *Closure = closureOrResultCallee(Arg->getType());
-      if (!Closure)
-        continue;
-      Queries.push_back(
-          {Call->getBeginLoc(), Closure,
-           "'" + utils::qualifiedNameWithoutInline(*Call->getDirectCallee()) +
-               "'",
-           DynTypedNode::create(*Call)});
+  {
+    const TypeLoc *Loc = Located;
+    const auto *Decltype = Loc->getTypePtr()->getAs<DecltypeType>();
+    if (!Decltype)
       return;
-    }
+    const CXXRecordDecl *Closure =
+        calledClosureIn(Decltype->getUnderlyingExpr());
+    if (Closure)
+      Queries.push_back({Loc->getBeginLoc(), Closure, "'decltype'",
+                         DynTypedNode::create(*Loc)});
   }
 }
 

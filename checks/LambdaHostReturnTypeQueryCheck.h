@@ -36,6 +36,7 @@ public:
 private:
   /// The shared callable matchers' registration (utils::matchCallables).
   utils::CallableRegistration Callables;
+  utils::SharedRegistration Instantiations;
   struct Query {
     SourceLocation Loc;
     const CXXRecordDecl *Closure;

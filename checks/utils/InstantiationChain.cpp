@@ -196,14 +196,23 @@ AST_MATCHER(Decl, isTemplateInstantiationDecl) {
   return utils::isTemplateInstantiation(Node);
 }
 
-void matchInstantiations(MatchFinder &Finder,
-                         MatchFinder::MatchCallback *Check) {
-  Finder.addMatcher(
-      functionDecl(isTemplateInstantiationDecl()).bind("instantiation"),
-      Check);
-  Finder.addMatcher(
-      cxxRecordDecl(isTemplateInstantiationDecl()).bind("instantiation"),
-      Check);
+namespace {
+struct InstantiationMatchers {
+  static constexpr llvm::StringLiteral ID = "cuda-instantiations";
+};
+} // namespace
+
+SharedRegistration matchInstantiations(MatchFinder &Finder,
+                                       MatchFinder::MatchCallback *Check) {
+  return shareMatchers<InstantiationMatchers>(
+      Finder, Check, [&](MatchFinder::MatchCallback &Dispatch) {
+        Finder.addMatcher(
+            functionDecl(isTemplateInstantiationDecl()).bind("instantiation"),
+            &Dispatch);
+        Finder.addMatcher(
+            cxxRecordDecl(isTemplateInstantiationDecl()).bind("instantiation"),
+            &Dispatch);
+      });
 }
 
 const Decl *matchedInstantiation(const MatchFinder::MatchResult &Result) {

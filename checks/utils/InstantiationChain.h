@@ -15,6 +15,7 @@
 #ifndef CUDA_LAMBDA_TIDY_UTILS_INSTANTIATIONCHAIN_H
 #define CUDA_LAMBDA_TIDY_UTILS_INSTANTIATIONCHAIN_H
 
+#include "SharedDispatch.h"
 #include "ExecutionSpace.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -97,9 +98,12 @@ private:
 };
 
 /// Registers \p Check for every function and class template instantiation,
-/// system headers included, bound as "instantiation".
-void matchInstantiations(ast_matchers::MatchFinder &Finder,
-                         ast_matchers::MatchFinder::MatchCallback *Check);
+/// system headers included, bound as "instantiation". The checks of one
+/// MatchFinder share the matchers (each declaration is tried once); the
+/// check keeps the registration for as long as it is registered.
+[[nodiscard]] SharedRegistration
+matchInstantiations(ast_matchers::MatchFinder &Finder,
+                    ast_matchers::MatchFinder::MatchCallback *Check);
 
 /// The instantiation matchInstantiations() matched, if it matched this time.
 const Decl *

@@ -1,6 +1,7 @@
 //===--- KernelBoundaryCheck.cpp - cuda-lambda-tidy ---------------------===//
 
 #include "utils/KernelBoundaryCheck.h"
+#include "utils/SharedDispatch.h"
 #include "utils/UnitFacts.h"
 #include "utils/ExtendedLambda.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -48,15 +49,26 @@ void KernelBoundaryCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "AllowedTypes", AllowedTypesOption);
 }
 
+namespace {
+struct CrossingSiteMatchers {
+  static constexpr llvm::StringLiteral ID = "cuda-crossing-sites";
+};
+} // namespace
+
 void KernelBoundaryCheck::registerMatchers(MatchFinder *Finder) {
-  matchCrossingSites(*Finder, this);
-  // The user's calls of templates' instantiations: a launch wrapper's.
-  Finder->addMatcher(
-      callExpr(unless(ast_matchers::isExpansionInSystemHeader()),
-               unless(cudaKernelCallExpr()),
-               callee(functionDecl(ast_matchers::isTemplateInstantiation())))
-          .bind("kb-handed-on"),
-      this);
+  // The boundary checks share the matchers: each node is tried once.
+  Sites = shareMatchers<CrossingSiteMatchers>(
+      *Finder, this, [&](MatchFinder::MatchCallback &Dispatch) {
+        matchCrossingSites(*Finder, &Dispatch);
+        // The user's calls of templates' instantiations: a launch wrapper's.
+        Finder->addMatcher(
+            callExpr(unless(ast_matchers::isExpansionInSystemHeader()),
+                     unless(cudaKernelCallExpr()),
+                     callee(functionDecl(
+                         ast_matchers::isTemplateInstantiation())))
+                .bind("kb-handed-on"),
+            &Dispatch);
+      });
 }
 
 llvm::SmallVector<BoundaryCrossing, 4>

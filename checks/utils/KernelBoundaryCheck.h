@@ -65,6 +65,8 @@ protected:
 private:
   llvm::SmallVector<BoundaryCrossing, 4> handedOn(const CallExpr &Call);
 
+  /// The crossing sites' matchers, shared by the boundary checks.
+  std::shared_ptr<ast_matchers::MatchFinder::MatchCallback> Sites;
   const std::string AllowedTypesOption;
   const AllowedTypeNames AllowedTypes;
   llvm::DenseSet<SourceLocation> Reported;

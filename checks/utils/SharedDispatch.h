@@ -15,6 +15,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace clang::tidy::cuda::utils {
 
@@ -57,6 +58,39 @@ sharedDispatch(ast_matchers::MatchFinder &Finder,
   }
   using namespace ast_matchers;
   Finder.addMatcher(translationUnitDecl(unless(anything())), Check);
+  return Dispatch;
+}
+
+/// What the shared registrations return, for the check to keep (as a
+/// member) for as long as it is registered with the MatchFinder.
+using SharedRegistration =
+    std::shared_ptr<ast_matchers::MatchFinder::MatchCallback>;
+
+/// A dispatch that hands every match to each check registered with it, in
+/// the order they registered. \p Tag names the set of matchers
+/// (`static constexpr llvm::StringLiteral ID`, check profiles show it): one
+/// dispatch per tag and MatchFinder.
+template <typename Tag> class EachCheckDispatch : public SharedDispatchCallback {
+public:
+  std::vector<ast_matchers::MatchFinder::MatchCallback *> Checks;
+  void run(const ast_matchers::MatchFinder::MatchResult &Result) override {
+    for (ast_matchers::MatchFinder::MatchCallback *Check : Checks)
+      Check->run(Result);
+  }
+  llvm::StringRef getID() const override { return Tag::ID; }
+};
+
+/// Registers \p Check with the EachCheckDispatch of \p Tag, whose matchers
+/// \p AddMatchers adds (with the dispatch as their callback) for the first
+/// check of \p Finder.
+template <typename Tag, typename AddMatchersFn>
+[[nodiscard]] SharedRegistration
+shareMatchers(ast_matchers::MatchFinder &Finder,
+              ast_matchers::MatchFinder::MatchCallback *Check,
+              AddMatchersFn AddMatchers) {
+  std::shared_ptr<EachCheckDispatch<Tag>> Dispatch =
+      sharedDispatch<EachCheckDispatch<Tag>>(Finder, Check, AddMatchers);
+  Dispatch->Checks.push_back(Check);
   return Dispatch;
 }
 
