@@ -10,7 +10,6 @@
 #include "utils/PointerProvenance.h"
 #include "utils/TypeFacts.h"
 #include "utils/UnitFacts.h"
-#include <functional>
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -165,46 +164,23 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
     utils::Provenance Memory;
   };
   // The object's pointer members, and those of its member objects (a
-  // parameter struct inside a functor), two levels deep: the device code
-  // of the object's class or the kernel dereferences them.
-  std::function<std::optional<HostMember>(const CXXRecordDecl &,
-                                          const CXXRecordDecl &,
-                                          const FunctionDecl *, SourceLocation,
-                                          StringRef, unsigned)>
-      Search = [&](const CXXRecordDecl &Object, const CXXRecordDecl &Record,
-                   const FunctionDecl *Kernel, SourceLocation Crosses,
-                   StringRef Prefix,
-                   unsigned Depth) -> std::optional<HostMember> {
-    for (const FieldDecl *Field : Record.fields()) {
-      std::string Name = (Prefix + Field->getName()).str();
-      QualType Type = Field->getType();
-      if (!Type->isPointerType()) {
-        const CXXRecordDecl *Inner = Type->getAsCXXRecordDecl();
-        // Not a library's class (a std::vector member is H39's).
-        if (Depth < 2 && Inner && Inner->hasDefinition() && !Inner->isLambda() &&
-            !Inner->getASTContext().getSourceManager().isInSystemHeader(
-                Inner->getLocation()))
-          if (std::optional<HostMember> Found =
-                  Search(Object, *Inner->getDefinition(), Kernel, Crosses,
-                         Name + ".", Depth + 1))
-            return Found;
-        continue;
-      }
-      const FunctionDecl *By = Reach.deviceCodeDereferencing(Object, *Field);
+  // parameter struct inside a functor): the device code of the object's
+  // class or the kernel dereferences them.
+  auto HostMemberOf = [&](const CXXRecordDecl &Record, const FunctionDecl *Kernel,
+                          SourceLocation Crosses) -> std::optional<HostMember> {
+    for (utils::PointerMember &Member : utils::pointerMembers(Record)) {
+      const FunctionDecl *By = Reach.deviceCodeDereferencing(Record, *Member.Field);
       if (!By && Kernel && Kernel->getBody() &&
-          Reach.dereferences(Kernel->getBody(), Field))
+          Reach.dereferences(Kernel->getBody(), Member.Field))
         By = Kernel;
       if (!By)
         continue;
-      utils::Provenance Memory = Summaries.fieldOf(*Field, Function, Crosses);
+      utils::Provenance Memory =
+          Summaries.fieldOf(*Member.Field, Function, Crosses);
       if (Memory.isHost())
-        return HostMember{Field, std::move(Name), By, Memory};
+        return HostMember{Member.Field, std::move(Member.Name), By, Memory};
     }
     return std::nullopt;
-  };
-  auto HostMemberOf = [&](const CXXRecordDecl &Record,
-                          const FunctionDecl *Kernel, SourceLocation Crosses) {
-    return Search(Record, Record, Kernel, Crosses, "", 0);
   };
   // Where: 0 a kernel's argument, 1 a device algorithm's, 2 a launch
   // wrapper's.

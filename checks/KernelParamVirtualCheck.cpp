@@ -4,6 +4,7 @@
 #include "utils/DeviceReach.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/PointerProvenance.h"
+#include "utils/TypeFacts.h"
 #include "utils/UnitFacts.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -149,30 +150,18 @@ struct HostConstructedMember {
 
 } // namespace
 
-/// The pointer member of \p Record (or of its member objects, two levels,
+/// The pointer member of \p Object (or of its member objects, two levels,
 /// not a library's class) that holds a polymorphic object constructed on
-/// the host and that \p DeviceCode, or \p Record's own device code,
+/// the host and that \p DeviceCode, or \p Object's own device code,
 /// dereferences.
 static std::optional<HostConstructedMember>
-hostConstructedMember(const CXXRecordDecl &Object, const CXXRecordDecl &Record,
-                      const Stmt *DeviceCode, utils::DeviceReach &Reach,
-                      utils::ProvenanceSummaries &Summaries, StringRef Prefix,
-                      unsigned Depth) {
-  const SourceManager &SM = Record.getASTContext().getSourceManager();
-  for (const FieldDecl *Field : Record.fields()) {
-    std::string Name = (Prefix + Field->getName()).str();
-    QualType Type = Field->getType();
-    if (!Type->isPointerType()) {
-      const CXXRecordDecl *Inner = Type->getAsCXXRecordDecl();
-      if (Depth < 2 && Inner && Inner->hasDefinition() && !Inner->isLambda() &&
-          !SM.isInSystemHeader(Inner->getLocation()))
-        if (std::optional<HostConstructedMember> Found = hostConstructedMember(
-                Object, *Inner->getDefinition(), DeviceCode, Reach, Summaries,
-                Name + ".", Depth + 1))
-          return Found;
-      continue;
-    }
-    const CXXRecordDecl *Pointee = Type->getPointeeType()->getAsCXXRecordDecl();
+hostConstructedMember(const CXXRecordDecl &Object, const Stmt *DeviceCode,
+                      utils::DeviceReach &Reach,
+                      utils::ProvenanceSummaries &Summaries) {
+  for (utils::PointerMember &Member : utils::pointerMembers(Object)) {
+    const FieldDecl *Field = Member.Field;
+    const CXXRecordDecl *Pointee =
+        Field->getType()->getPointeeType()->getAsCXXRecordDecl();
     if (!Pointee || utils::isLibraryType(*Pointee))
       continue;
     const CXXMethodDecl *Virtual = deviceVirtualOf(*Pointee);
@@ -198,7 +187,7 @@ hostConstructedMember(const CXXRecordDecl &Object, const CXXRecordDecl &Record,
     }
     if (!Every || !First)
       continue;
-    return HostConstructedMember{Field,   std::move(Name),
+    return HostConstructedMember{Field,   std::move(Member.Name),
                                  Pointee, Virtual,
                                  Stores->front().Value, *First};
   }
@@ -256,8 +245,7 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
           utils::UnitFacts::of(*Result.Context)
               .get<utils::ProvenanceSummaries>();
       if (std::optional<HostConstructedMember> Member = hostConstructedMember(
-              *Object->getDefinition(), *Object->getDefinition(), DeviceCode,
-              reach(), Summaries, "", 0)) {
+              *Object->getDefinition(), DeviceCode, reach(), Summaries)) {
         markReported(Crossing);
         {
           auto Diag = diag(

@@ -275,4 +275,28 @@ bool isDirectlyInNamespace(const Decl &D, llvm::StringRef Name) {
   return Outer && Outer->isTranslationUnit();
 }
 
+static void addPointerMembers(const CXXRecordDecl &Record, llvm::StringRef Prefix,
+                              unsigned Depth,
+                              llvm::SmallVectorImpl<PointerMember> &Into) {
+  const SourceManager &SM = Record.getASTContext().getSourceManager();
+  for (const FieldDecl *Field : Record.fields()) {
+    std::string Name = (Prefix + Field->getName()).str();
+    QualType Type = Field->getType();
+    if (Type->isPointerType()) {
+      Into.push_back({Field, std::move(Name)});
+      continue;
+    }
+    const CXXRecordDecl *Inner = Type->getAsCXXRecordDecl();
+    if (Depth < 2 && Inner && Inner->hasDefinition() && !Inner->isLambda() &&
+        !SM.isInSystemHeader(Inner->getLocation()))
+      addPointerMembers(*Inner->getDefinition(), Name + ".", Depth + 1, Into);
+  }
+}
+
+llvm::SmallVector<PointerMember, 4> pointerMembers(const CXXRecordDecl &Record) {
+  llvm::SmallVector<PointerMember, 4> Members;
+  addPointerMembers(Record, "", 0, Members);
+  return Members;
+}
+
 } // namespace clang::tidy::cuda::utils

@@ -107,6 +107,19 @@ struct HostOwningPart {
 /// they reach is not the object's own. Nothing for a dependent type.
 std::optional<HostOwningPart> findHostOwningPart(QualType Type);
 
+/// A pointer member of an object, as the object names it: `weights`, or
+/// `table.values` for a pointer of a member object.
+struct PointerMember {
+  const FieldDecl *Field = nullptr;
+  std::string Name;
+};
+
+/// The pointer members of \p Record and of its member objects, two levels
+/// deep, in declaration order, depth first (a member object's pointers
+/// where it is declared). A library's class (system headers: a
+/// `std::vector` member) and a closure type are not looked into.
+llvm::SmallVector<PointerMember, 4> pointerMembers(const CXXRecordDecl &Record);
+
 /// `ns::name` of \p D with inline namespaces (libc++'s `__1`, libcu++'s
 /// `__4`) left out, so that `cuda::std::__4::invoke_result` reads
 /// `cuda::std::invoke_result`; empty for a declaration nested in a class or
