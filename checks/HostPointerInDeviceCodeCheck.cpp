@@ -22,11 +22,6 @@ namespace clang::tidy::cuda {
 
 namespace {
 
-AST_MATCHER(FunctionDecl, isHostFunction) {
-  return !Node.isDependentContext() &&
-         utils::executionSpaceOf(Node) == utils::ExecutionSpace::Host;
-}
-
 /// What a crossing value is called in a diagnostic: the variable it reads,
 /// or its text.
 std::string nameOf(const utils::BoundaryCrossing &C, const ASTContext &Ctx) {
@@ -68,7 +63,7 @@ void HostPointerInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
   // The flow analysis needs the whole host function: it is matched, and its
   // crossing sites are found by walking its code (a site has no declaration
   // context to climb to its function without the parent map).
-  Finder->addMatcher(functionDecl(isDefinition(), isHostFunction(),
+  Finder->addMatcher(functionDecl(isDefinition(), utils::isHostOnlyFunction(),
                                   unless(isExpansionInSystemHeader()))
                          .bind("function"),
                      this);

@@ -195,6 +195,13 @@ hostConstructedMember(const CXXRecordDecl &Object, const Stmt *DeviceCode,
 }
 
 void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
+  if (const auto *Function =
+          Result.Nodes.getNodeAs<FunctionDecl>("h32-host-function")) {
+    checkNewAtCrossings(
+        *Function,
+        utils::UnitFacts::of(*Result.Context).get<utils::DeviceReach>());
+    return;
+  }
   for (const utils::BoundaryCrossing &Crossing : crossingsOf(Result)) {
     if (alreadyReported(Crossing))
       continue;
@@ -284,29 +291,65 @@ void KernelParamVirtualCheck::check(const MatchFinder::MatchResult &Result) {
     Virtual = deviceVirtualOf(*Record);
     if (!Virtual)
       continue;
-    std::optional<SourceLocation> Construction = hostConstruction(Crossing.Value);
-    if (!Construction)
-      continue;
-    markReported(Crossing);
-    {
-      auto Diag = diag(
-          Crossing.Loc,
-          utils::crossingMessage(
-              ", which points to an object of polymorphic class %4 "
-              "constructed on the host: its virtual function table pointer "
-              "is the host's, and a virtual call on the device faults; "
-              "construct the object on the device (placement new in a "
-              "kernel), or dispatch without virtual functions"));
-      utils::addCrossingArgs(Diag, Crossing);
-      Diag << Record;
-    }
-    noteHandedOn(Crossing);
-    diag(*Construction, "constructed on the host here",
-         DiagnosticIDs::Note);
-    diag(Virtual->getLocation(), "virtual function %0 declared here",
-         DiagnosticIDs::Note)
-        << Virtual;
+    if (std::optional<SourceLocation> Construction =
+            hostConstruction(Crossing.Value))
+      reportHostConstructed(Crossing, *Record, *Virtual, *Construction);
   }
+}
+
+void KernelParamVirtualCheck::registerMatchers(MatchFinder *Finder) {
+  KernelBoundaryCheck::registerMatchers(Finder);
+  // `k<<<1, 1>>>(new Derived)`: where the new-expression runs decides
+  // where the object is constructed, and a crossing site has no
+  // declaration context to climb to its function. The host functions are
+  // matched and their sites walked (DeviceReach lists them once per unit).
+  Finder->addMatcher(functionDecl(isDefinition(), utils::isHostOnlyFunction(),
+                                  unless(isExpansionInSystemHeader()))
+                         .bind("h32-host-function"),
+                     this);
+}
+
+void KernelParamVirtualCheck::checkNewAtCrossings(
+    const FunctionDecl &Function, utils::DeviceReach &Reach) {
+  for (const utils::BoundaryCrossing &Crossing :
+       Reach.sitesOf(Function).Crossings) {
+    if (!Crossing.Value || alreadyReported(Crossing))
+      continue;
+    const auto *New =
+        dyn_cast<CXXNewExpr>(Crossing.Value->IgnoreParenCasts());
+    if (!New)
+      continue;
+    QualType Pointee = Crossing.Type->getPointeeType();
+    const CXXRecordDecl *Record =
+        Pointee.isNull() ? nullptr : Pointee->getAsCXXRecordDecl();
+    if (!Record || allowed(*Record) || utils::isLibraryType(*Record))
+      continue;
+    if (const CXXMethodDecl *Virtual = deviceVirtualOf(*Record))
+      reportHostConstructed(Crossing, *Record, *Virtual, New->getBeginLoc());
+  }
+}
+
+void KernelParamVirtualCheck::reportHostConstructed(
+    const utils::BoundaryCrossing &Crossing, const CXXRecordDecl &Record,
+    const CXXMethodDecl &Virtual, SourceLocation Construction) {
+  markReported(Crossing);
+  {
+    auto Diag = diag(
+        Crossing.Loc,
+        utils::crossingMessage(
+            ", which points to an object of polymorphic class %4 "
+            "constructed on the host: its virtual function table pointer "
+            "is the host's, and a virtual call on the device faults; "
+            "construct the object on the device (placement new in a "
+            "kernel), or dispatch without virtual functions"));
+    utils::addCrossingArgs(Diag, Crossing);
+    Diag << &Record;
+  }
+  noteHandedOn(Crossing);
+  diag(Construction, "constructed on the host here", DiagnosticIDs::Note);
+  diag(Virtual.getLocation(), "virtual function %0 declared here",
+       DiagnosticIDs::Note)
+      << &Virtual;
 }
 
 } // namespace clang::tidy::cuda

@@ -3,6 +3,7 @@
 #ifndef CUDA_LAMBDA_TIDY_KERNELPARAMVIRTUALCHECK_H
 #define CUDA_LAMBDA_TIDY_KERNELPARAMVIRTUALCHECK_H
 
+#include "utils/DeviceReach.h"
 #include "utils/KernelBoundaryCheck.h"
 
 namespace clang::tidy::cuda {
@@ -14,7 +15,20 @@ namespace clang::tidy::cuda {
 class KernelParamVirtualCheck : public utils::KernelBoundaryCheck {
 public:
   using KernelBoundaryCheck::KernelBoundaryCheck;
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+
+private:
+  /// A pointer to an object of polymorphic class \p Record, constructed on
+  /// the host at \p Construction, crosses at \p Crossing.
+  void reportHostConstructed(const utils::BoundaryCrossing &Crossing,
+                             const CXXRecordDecl &Record,
+                             const CXXMethodDecl &Virtual,
+                             SourceLocation Construction);
+  /// The crossings of host function \p Function whose value is a
+  /// new-expression: constructed on the host, right at the crossing.
+  void checkNewAtCrossings(const FunctionDecl &Function,
+                           utils::DeviceReach &Reach);
 };
 
 } // namespace clang::tidy::cuda

@@ -11,6 +11,7 @@
 #define CUDA_LAMBDA_TIDY_UTILS_EXECUTIONSPACE_H
 
 #include "clang/AST/Decl.h"
+#include "clang/ASTMatchers/ASTMatchersMacros.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -72,6 +73,13 @@ enum class VariableSpace { Host, Device, Constant, Shared, Managed };
 VariableSpace
 variableSpaceOf(const VarDecl &Var,
                 AttributePolicy Policy = AttributePolicy::WithImplicit);
+
+/// A function that runs on the host only (written or implicit attributes),
+/// outside a template's pattern: where `new` and `&local` make host memory.
+AST_MATCHER(FunctionDecl, isHostOnlyFunction) {
+  return !Node.isDependentContext() &&
+         executionSpaceOf(Node) == ExecutionSpace::Host;
+}
 
 } // namespace clang::tidy::cuda::utils
 

@@ -30,7 +30,9 @@ void noteHandedOn(ClangTidyCheck &Check, llvm::ArrayRef<ReachStep> Steps,
 class KernelBoundaryCheck : public ClangTidyCheck {
 public:
   KernelBoundaryCheck(StringRef Name, ClangTidyContext *Context);
-  void registerMatchers(ast_matchers::MatchFinder *Finder) final;
+  /// The crossing sites' matchers; a check that needs more calls this
+  /// first.
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void storeOptions(ClangTidyOptions::OptionMap &Opts) final;
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const final {
     return LangOpts.CUDA;
