@@ -9,7 +9,7 @@
 
 #include "CudaAST.h"
 #include "CudaModuleAnchor.h"
-#include "PassProbe.h"
+#include "probe/PassProbe.h"
 #include "utils/ReturnTypeQuestion.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PassProbe.h"
+#include "probe/PassProbe.h"
 #include "CudaAST.h"
 #include "utils/ReturnTypeQuestion.h"
 #include "utils/PassDependence.h"

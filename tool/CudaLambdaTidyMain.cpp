@@ -31,7 +31,7 @@
 #include "Launcher.h"
 #include "OnePass.h"
 #include "PassChildren.h"
-#include "PassProbe.h"
+#include "probe/PassProbe.h"
 #include "ResultsCache.h"
 #include "Shard.h"
 #include "clang-tidy/ClangTidyForceLinker.h"

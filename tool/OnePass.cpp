@@ -4,7 +4,7 @@
 #include "CompileDatabase.h"
 #include "CudaLambdaTidyVersion.h"
 #include "FallbackHeaders.h"
-#include "PassProbe.h"
+#include "probe/PassProbe.h"
 #include "PreambleCache.h"
 #include "ResultsCache.h"
 #include "clang-tidy/tool/ClangTidyMain.h"

@@ -4,7 +4,7 @@
 #include "CompileDatabase.h"
 #include "CudaLambdaTidyVersion.h"
 #include "FallbackHeaders.h"
-#include "PassProbe.h"
+#include "probe/PassProbe.h"
 #include "ResultsCache.h"
 #include "Shard.h"
 #include "TidyOutput.h"

@@ -2,7 +2,7 @@
 
 #include "PreambleCache.h"
 #include "FallbackHeaders.h"
-#include "PassProbe.h"
+#include "probe/PassProbe.h"
 #include "ResultsCache.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"

@@ -1,6 +1,6 @@
 //===--- PassProbe.cpp - cuda-lambda-tidy -------------------------------===//
 
-#include "PassProbe.h"
+#include "probe/PassProbe.h"
 #include "utils/PassDependence.h"
 
 namespace cuda_lambda_tidy {
