@@ -57,7 +57,7 @@ struct Outcome {
   llvm::StringMap<unsigned> DiagnosticsPerCheck;
   /// Every finding: "file:offset: message [check]".
   std::set<std::string> Findings;
-  /// The pass probe's verdict (tool/PassProbe.h): set once the main file
+  /// The pass probe's verdict (checks/probe/PassProbe.h): set once the main file
   /// is read; empty optional inside when the device pass suffices.
   std::optional<std::optional<std::string>> HostPassReason;
   /// The probe's reading of the AST (utils/ReturnTypeQuestion.h), taken

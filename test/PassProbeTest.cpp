@@ -1,6 +1,6 @@
 //===--- PassProbeTest.cpp - cuda-lambda-tidy ---------------------------===//
 //
-// The pass probe (tool/PassProbe.h): which code makes the drop-in run the
+// The pass probe (checks/probe/PassProbe.h): which code makes the drop-in run the
 // host pass too, and which does not. Two parts: the preprocessor's (a line
 // of the user's that reads differently on the host) and the AST's (a
 // deduced-return `__device__` lambda handed to a library whose host code

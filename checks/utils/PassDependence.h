@@ -10,7 +10,7 @@
 //
 // One recorder per preprocessor serves every reader: the checks' branches
 // (ArchConditionals, H06, H30, H37) and the drop-in's pass probe
-// (tool/PassProbe.h), so "depends on the pass" means the same thing in both.
+// (checks/probe/PassProbe.h), so "depends on the pass" means the same thing in both.
 // It is owned by the preprocessor's callbacks and lives as long as the
 // preprocessor: what passDependenceOf returns is valid for one translation
 // unit.

@@ -3,7 +3,7 @@
 // Where host code may ask for the return type of an extended `__device__`
 // lambda that nvcc's host pass does not know (H13): the facts the
 // cuda-lambda-host-return-type-query check reports from and the drop-in's
-// pass probe decides from (tool/PassProbe.h).
+// pass probe decides from (checks/probe/PassProbe.h).
 //
 //===----------------------------------------------------------------------===//
 
