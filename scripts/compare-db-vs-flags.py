@@ -51,10 +51,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CHECKS = "--checks=-*,cuda-*"
 ROUTES = ("db", "drop-in", "plugin")
 # clang-tidy's printed diagnostic: file:line:col: severity: message [check]
-DIAG_RE = re.compile(
-    r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): "
-    r"(?P<sev>warning|error|fatal error|note|remark): (?P<msg>.*?)"
-    r"(?: \[(?P<check>[^\]\s]+)\])?$")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test" / "lib"))
+from diagnostics import DIAGNOSTIC as DIAG_RE  # noqa: E402
 TIMEOUT = 900
 
 

@@ -18,7 +18,7 @@ measured, and a line under the table says which rows were re-measured when.
 The file ends with a second table: every extended-lambda message template
 of the installed nvcc's front end (cudafe++), and the check and fixtures
 that predict it or why one translation unit cannot, from
-docs/nvcc-lambda-messages.json (test/nvcc_messages.py checks that mapping).
+docs/nvcc-lambda-messages.json (test/e2e/nvcc_messages.py checks that mapping).
 That section alone, without running any fixture:
 
   python3 scripts/coverage.py --nvcc-messages-only
@@ -34,8 +34,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "test"))
-from run_fixtures import NVCC_FLAGS, CUDA_PATH, cuda_parse_flags, parse_fixture  # noqa: E402
+sys.path[:0] = [str(ROOT / "test" / "lib"), str(ROOT / "test" / "e2e")]
+from cuda_setup import CUDA_PATH, NVCC_FLAGS, cuda_parse_flags  # noqa: E402
+from fixture_format import parse_fixture  # noqa: E402
 import nvcc_messages  # noqa: E402
 
 NVCC_SECTION_BEGIN = "<!-- nvcc-lambda-messages: begin -->"

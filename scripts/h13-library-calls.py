@@ -4,7 +4,7 @@ about thrust and cub algorithms handed a `[] __device__` lambda without a
 trailing return type (H13's list of library calls, docs/checks/
 cuda-lambda-host-return-type-query.md).
 
-Each line of test/h13-library/calls.txt becomes one .cu file; nvcc 13 compiles
+Each line of test/data/h13-library/calls.txt becomes one .cu file; nvcc 13 compiles
 it (rejected when libcu++'s static_assert about querying the return type in
 host code fires) and the tool lints it. Prints one row per call and the calls
 on which the two disagree.

@@ -86,9 +86,8 @@ HERE = Path(__file__).resolve().parent
 CHECKS = "-*,cuda-*"
 NVCC_NAMES = re.compile(r"^(nvcc|nvcc_wrapper|.*-nvcc)$")
 LAUNCHERS = {"ccache", "sccache", "env", "distcc", "icecc"}
-DIAG_RE = re.compile(
-    r"^(?P<path>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<sev>warning|error): "
-    r"(?P<msg>.*?)(?: \[(?P<check>[\w.,-]+)\])?$")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test" / "lib"))
+from diagnostics import DIAGNOSTIC as DIAG_RE  # noqa: E402
 
 # --------------------------------------------------------------------------
 # Idioms: how a project launches device code. Each gives the includes the
@@ -477,8 +476,8 @@ def lint(tidy, db_dir, file, extra, timeout):
     diags = []
     for line in out.splitlines():
         m = DIAG_RE.match(line)
-        if m:
-            diags.append(dict(path=os.path.normpath(m["path"]), line=int(m["line"]),
+        if m and m["sev"] in ("warning", "error"):
+            diags.append(dict(path=os.path.normpath(m["file"]), line=int(m["line"]),
                               col=int(m["col"]), sev=m["sev"],
                               # "[check,-warnings-as-errors]" under -Werror
                               check=(m["check"] or "").split(",")[0], msg=m["msg"]))

@@ -104,10 +104,8 @@ DEFAULT_PROJECTS = HERE / "real-code-projects.json"
 DEFAULT_TIDY = "/work/realcode/bin/cuda-lambda-tidy"
 CHECKS = "--checks=-*,cuda-*"
 
-DIAG_RE = re.compile(
-    r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): "
-    r"(?P<sev>warning|error|fatal error|note|remark): (?P<msg>.*?)"
-    r"(?: \[(?P<check>[^\]\s]+)\])?$")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test" / "lib"))
+from diagnostics import DIAGNOSTIC as DIAG_RE  # noqa: E402
 BARE_DIAG_RE = re.compile(
     r"^(?P<sev>warning|error|fatal error): (?P<msg>.*?)"
     r"(?: \[(?P<check>[^\]\s]+)\])?$")

@@ -1,0 +1,43 @@
+"""What the test scripts need to know about a CUDA parse: where the toolkit
+is, the flags the drop-in adds to parse CUDA (asked of the binary), the
+nvcc-compatibility header a plugin user force-includes, and nvcc's flags
+for the fixtures' verdicts."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+# The source tree: test/lib/ is two levels below it.
+ROOT = Path(__file__).resolve().parents[2]
+
+CUDA_PATH = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+
+# The drop-in binary of this source tree, which the flags are asked of.
+DEFAULT_TOOL = ROOT / "build" / "bin" / "cuda-lambda-tidy"
+
+_PARSE_FLAGS = {}
+
+
+def cuda_parse_flags(tool=None):
+    """What a user of the plugin passes by hand after `--` (the README says
+    so) and the drop-in adds by itself: asked of the binary
+    (`cuda-lambda-tidy --print-parse-flags`), the one place they are
+    spelled (tool/CudaInvocation.cpp's cudaParseFlags)."""
+    tool = str(tool or DEFAULT_TOOL)
+    if tool not in _PARSE_FLAGS:
+        result = subprocess.run([tool, "--print-parse-flags"],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"{tool} --print-parse-flags failed: {result.stderr.strip()}")
+        _PARSE_FLAGS[tool] = result.stdout.splitlines()
+    return _PARSE_FLAGS[tool]
+
+
+# The nvcc-compatibility layer, which the drop-in force-includes by itself:
+# a user of the plugin passes it with one flag (the README says so).
+NVCC_COMPAT_HEADER = ROOT / "tool" / "compat" / "cuda_lambda_tidy_nvcc_compat.h"
+PLUGIN_NVCC_COMPAT_FLAGS = ["-include", str(NVCC_COMPAT_HEADER)]
+
+NVCC_FLAGS = ["-std=c++17", "--extended-lambda", "-arch=sm_80", "-c"]
+
