@@ -198,7 +198,8 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
     // A launch wrapper's own launch of what its caller hands in is
     // reported at that caller's call (below).
     if (!Record || Reported.count(C.Loc.getRawEncoding()) ||
-        utils::forwardedTemplateParameter(C.Value))
+        utils::forwardedTemplateParameter(C.Value) ||
+        utils::wrappedTemplateParameter(C.Value))
       continue;
     const FunctionDecl *Kernel = nullptr;
     if (C.Kind == utils::CrossingKind::KernelArgument)

@@ -391,6 +391,47 @@ const ParmVarDecl *forwardedTemplateParameter(const Expr *E) {
   return nullptr;
 }
 
+/// The arguments of the object construction \p E is (through temporaries
+/// and functional casts): a braced list's elements, a constructor's
+/// arguments other than a copy's or a move's. Empty for anything else.
+static llvm::ArrayRef<const Expr *> constructionArguments(const Expr *E) {
+  if (!E)
+    return {};
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = Cast->getSubExpr()->IgnoreImplicit()->IgnoreParens();
+  if (const auto *List = dyn_cast<InitListExpr>(E)) {
+    const InitListExpr *Semantic =
+        List->isSemanticForm() ? List : List->getSemanticForm();
+    if (!Semantic)
+      Semantic = List;
+    return llvm::ArrayRef(Semantic->getInits(), Semantic->getNumInits());
+  }
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    if (Construct->getConstructor()->isCopyOrMoveConstructor())
+      return {};
+    return llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+  }
+  if (const auto *List = dyn_cast<CXXParenListInitExpr>(E))
+    return List->getInitExprs();
+  return {};
+}
+
+const ParmVarDecl *wrappedTemplateParameter(const Expr *E) {
+  for (const Expr *Arg : constructionArguments(E))
+    if (Arg && Arg->getType()->isRecordType())
+      if (const ParmVarDecl *Param = forwardedTemplateParameter(Arg))
+        return Param;
+  return nullptr;
+}
+
+bool wrapsVariable(const Expr *E, const ValueDecl *Var) {
+  for (const Expr *Arg : constructionArguments(E))
+    if (Arg && namesVariable(Arg, Var))
+      return true;
+  return false;
+}
+
 bool dereferencesPointer(const Stmt *Code, const ValueDecl *Var) {
   DerefFinder Finder;
   Finder.Tainted.insert(Var);
@@ -793,7 +834,8 @@ DeviceReach::callableParameter(const FunctionDecl &Function, unsigned Index) {
   ++State->Depth;
   const HostCodeSites &Sites = sitesOf(*Definition);
   for (const BoundaryCrossing &C : Sites.Crossings) {
-    if (Result || !C.Value || !namesVariable(C.Value, Param))
+    if (Result || !C.Value ||
+        !(namesVariable(C.Value, Param) || wrapsVariable(C.Value, Param)))
       continue;
     if (C.Kind != CrossingKind::LambdaCapture) {
       Result = DeviceReachPath{{}, C};

@@ -58,6 +58,17 @@ bool namesVariable(const Expr *E, const ValueDecl *Var);
 /// whatever the instantiating caller passed (a launch wrapper's callable).
 const ParmVarDecl *forwardedTemplateParameter(const Expr *E);
 
+/// The parameter of the kind `forwardedTemplateParameter` finds, held by
+/// value in the object \p E constructs: a launch wrapper that wraps its
+/// caller's callable before the launch (`k<<<1, n>>>(Wrapped<F>{n, f})`,
+/// cub's `__op_wrapper_t{first, op}`). Only a class-typed parameter, named
+/// as one of the construction's own arguments; null otherwise.
+const ParmVarDecl *wrappedTemplateParameter(const Expr *E);
+
+/// Whether \p E constructs an object holding \p Var by value, as one of
+/// the construction's own arguments (`Wrapped<F>{n, f}` holds `f`).
+bool wrapsVariable(const Expr *E, const ValueDecl *Var);
+
 /// Whether \p Arg, a class value, is what a template's caller passed in:
 /// it is computed from the locals of a template's instantiation whose
 /// template arguments hold its type (a framework's `auto body =

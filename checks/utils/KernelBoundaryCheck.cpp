@@ -80,7 +80,8 @@ KernelBoundaryCheck::crossingsOf(const MatchFinder::MatchResult &Result) {
       utils::crossingsOf(Result);
   llvm::erase_if(Crossings, [](const BoundaryCrossing &C) {
     return C.Value && C.Type.getNonReferenceType()->isRecordType() &&
-           forwardedTemplateParameter(C.Value);
+           (forwardedTemplateParameter(C.Value) ||
+            wrappedTemplateParameter(C.Value));
   });
   return Crossings;
 }
@@ -104,7 +105,8 @@ KernelBoundaryCheck::handedOn(const CallExpr &Call) {
       // Listed here only where the site leaves it to its caller: a site
       // whose type the wrapper fixes is judged where it is.
       if (!Path->Crossing.Value ||
-          !forwardedTemplateParameter(Path->Crossing.Value))
+          !(forwardedTemplateParameter(Path->Crossing.Value) ||
+            wrappedTemplateParameter(Path->Crossing.Value)))
         continue;
       BoundaryCrossing Crossing = Path->Crossing;
       Crossing.SiteLoc = Crossing.Loc;
