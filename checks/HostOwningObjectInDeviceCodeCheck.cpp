@@ -412,10 +412,13 @@ void HostOwningObjectInDeviceCodeCheck::check(
     if (C.Kind == utils::CrossingKind::LambdaCapture) {
       // A __host__ __device__ lambda crosses when it is handed over below,
       // or when a kernel is instantiated with its type (however the host
-      // launches it).
-      if (utils::extendedLambdaKindOf(*C.Lambda) ==
-              utils::ExtendedLambdaKind::Device ||
-          reach().kernelInstantiatedWith(*C.Lambda->getLambdaClass()))
+      // launches it). The type is asked first: the kernels of the unit are
+      // indexed on the first question, which reads every declaration of a
+      // precompiled preamble.
+      if (utils::findHostOwningPart(C.Type) &&
+          (utils::extendedLambdaKindOf(*C.Lambda) ==
+               utils::ExtendedLambdaKind::Device ||
+           reach().kernelInstantiatedWith(*C.Lambda->getLambdaClass())))
         judgeCapture(C, Ctx);
       continue;
     }

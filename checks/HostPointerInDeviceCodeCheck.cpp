@@ -300,6 +300,10 @@ void HostPointerInDeviceCodeCheck::check(
     /// instantiated with its type.
     const FunctionDecl *Kernel = nullptr;
     SourceLocation Loc;
+    /// Kernel is still to be found: asked only once the pointer is known to
+    /// be host memory (the unit's kernels are indexed on the first
+    /// question, which reads every declaration of a precompiled preamble).
+    bool KernelToFind = false;
     const Stmt *anchor() const {
       if (Call)
         return Call;
@@ -333,16 +337,11 @@ void HostPointerInDeviceCodeCheck::check(
       // or when a kernel is instantiated with its type however the host
       // gets there (a framework's driver object launched through a
       // function pointer).
-      if (utils::extendedLambdaKindOf(*C.Lambda) ==
-          utils::ExtendedLambdaKind::HostDevice) {
-        Path = Reach->lambda(*Function, *C.Lambda);
-        if (!Path)
-          Kernel = Reach->kernelInstantiatedWith(*C.Lambda->getLambdaClass());
-        if (!Path && !Kernel)
-          continue;
-      }
       if (!Reach->dereferences(C.Lambda->getBody(), C.CapturedVar))
         continue;
+      if (utils::extendedLambdaKindOf(*C.Lambda) ==
+          utils::ExtendedLambdaKind::HostDevice)
+        Path = Reach->lambda(*Function, *C.Lambda);
       break;
     }
     case utils::CrossingKind::AlgorithmArgument:
@@ -355,7 +354,12 @@ void HostPointerInDeviceCodeCheck::check(
         continue;
       break;
     }
-    Candidates.push_back({&C, nullptr, C.Value, Path, Kernel, C.Loc});
+    const bool KernelToFind =
+        C.Kind == utils::CrossingKind::LambdaCapture && !Path &&
+        utils::extendedLambdaKindOf(*C.Lambda) ==
+            utils::ExtendedLambdaKind::HostDevice;
+    Candidates.push_back(
+        {&C, nullptr, C.Value, Path, Kernel, C.Loc, KernelToFind});
   }
   for (const CallExpr *Call : Sites.Calls) {
     const FunctionDecl *Callee = Call->getDirectCallee();
@@ -396,12 +400,16 @@ void HostPointerInDeviceCodeCheck::check(
                                       Summaries);
 
   llvm::DenseSet<std::pair<const Stmt *, const void *>> ReportedMemory;
-  for (const Candidate &C : Candidates) {
+  for (Candidate &C : Candidates) {
     utils::Provenance P;
     auto It = Flow.find(C.Value);
     if (It != Flow.end())
       P = It->second;
     if (!P.isHost())
+      continue;
+    if (C.KernelToFind &&
+        !(C.Kernel = Reach->kernelInstantiatedWith(
+              *C.Crossing->Lambda->getLambdaClass())))
       continue;
     if (!Reported.insert(C.Loc.getRawEncoding()).second)
       continue;
