@@ -221,6 +221,7 @@ void HostPointerInDeviceCodeCheck::checkPointerMembers(
       const CXXRecordDecl *Record = objectClassOf(Arg);
       if (!Record || Reported.count(Arg->getBeginLoc().getRawEncoding()) ||
           utils::forwardedTemplateParameter(Arg) ||
+          utils::wrappedTemplateParameter(Arg) ||
           utils::isPassedInByCaller(*Arg))
         continue;
       // The wrapper passes it on to a kernel or an algorithm; or, with no

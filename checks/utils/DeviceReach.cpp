@@ -851,7 +851,9 @@ DeviceReach::callableParameter(const FunctionDecl &Function, unsigned Index) {
   if (!Result)
     Result = throughCalls(
         Sites.Calls,
-        [&](const Expr *Arg) { return namesVariable(Arg, Param); },
+        [&](const Expr *Arg) {
+          return namesVariable(Arg, Param) || wrapsVariable(Arg, Param);
+        },
         [&](const FunctionDecl &Callee, unsigned I) {
           return callableParameter(Callee, I);
         });

@@ -98,7 +98,7 @@ KernelBoundaryCheck::handedOn(const CallExpr &Call) {
     // A wrapper handing its own parameter on is a step of its caller's
     // path, not a call of the user's.
     if (!Arg->getType()->isRecordType() || forwardedTemplateParameter(Arg) ||
-        isPassedInByCaller(*Arg))
+        wrappedTemplateParameter(Arg) || isPassedInByCaller(*Arg))
       continue;
     if (const DeviceReachPath *Path =
             Reach->callableParameter(*Callee, I - Offset)) {
