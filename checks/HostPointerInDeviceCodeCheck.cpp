@@ -320,7 +320,6 @@ void HostPointerInDeviceCodeCheck::check(
     if (Reported.count(C.Loc.getRawEncoding()))
       continue;
     const utils::DeviceReachPath *Path = nullptr;
-    const FunctionDecl *Kernel = nullptr;
     switch (C.Kind) {
     case utils::CrossingKind::KernelArgument: {
       const FunctionDecl *Kernel = C.Callee ? C.Callee->getDefinition() : nullptr;
@@ -337,7 +336,8 @@ void HostPointerInDeviceCodeCheck::check(
       // it is handed to a kernel, a device algorithm or a launch wrapper,
       // or when a kernel is instantiated with its type however the host
       // gets there (a framework's driver object launched through a
-      // function pointer).
+      // function pointer: KernelToFind, asked once the pointer is host
+      // memory).
       if (!Reach->dereferences(C.Lambda->getBody(), C.CapturedVar))
         continue;
       if (utils::extendedLambdaKindOf(*C.Lambda) ==
@@ -360,7 +360,7 @@ void HostPointerInDeviceCodeCheck::check(
         utils::extendedLambdaKindOf(*C.Lambda) ==
             utils::ExtendedLambdaKind::HostDevice;
     Candidates.push_back(
-        {&C, nullptr, C.Value, Path, Kernel, C.Loc, KernelToFind});
+        {&C, nullptr, C.Value, Path, nullptr, C.Loc, KernelToFind});
   }
   for (const CallExpr *Call : Sites.Calls) {
     const FunctionDecl *Callee = Call->getDirectCallee();
