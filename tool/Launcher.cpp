@@ -106,6 +106,38 @@ bool nvccCompilesNothing(llvm::ArrayRef<std::string> NvccArgs) {
   return false;
 }
 
+std::optional<std::string> nvccOutputOf(llvm::ArrayRef<std::string> NvccArgs,
+                                        llvm::ArrayRef<std::string> Sources) {
+  std::optional<std::string> Output;
+  bool CompileOnly = false;
+  for (size_t I = 0; I < NvccArgs.size(); ++I) {
+    llvm::StringRef Arg = NvccArgs[I];
+    if (!Arg.starts_with("-"))
+      continue;
+    auto [Name, Value] =
+        Arg.drop_front(Arg.starts_with("--") ? 2 : 1).split('=');
+    std::string Spelled = Name.str();
+    std::replace(Spelled.begin(), Spelled.end(), '_', '-');
+    if (Spelled == "c" || Spelled == "compile")
+      CompileOnly = true;
+    if (Spelled != "o" && Spelled != "output-file")
+      continue;
+    if (Arg.contains('='))
+      Output = Value.str();
+    else if (I + 1 < NvccArgs.size())
+      Output = NvccArgs[++I];
+    else
+      return std::nullopt;
+  }
+  if (Output)
+    return Output->empty() ? std::nullopt : Output;
+  if (!CompileOnly || Sources.size() != 1)
+    return std::nullopt;
+  llvm::SmallString<128> Object(llvm::sys::path::filename(Sources.front()));
+  llvm::sys::path::replace_extension(Object, ".o");
+  return Object.str().str();
+}
+
 std::vector<std::string> cudaSourcesOf(llvm::ArrayRef<std::string> Inputs,
                                        bool CompiledAsCuda) {
   std::vector<std::string> Sources;

@@ -65,6 +65,16 @@ std::optional<size_t> nvccPosition(llvm::ArrayRef<std::string> Command);
 /// dependencies only, build a library, print a version or a dry run.
 bool nvccCompilesNothing(llvm::ArrayRef<std::string> NvccArgs);
 
+/// The object file the nvcc arguments \p NvccArgs (argv[0] left out) write:
+/// the value of `-o`/`--output-file` (`-o F`, `-o=F`, `--output-file=F`,
+/// nvcc's `_` for `-` too), or without one, with `-c`/`--compile` and one
+/// source in \p Sources, that source's name with `.o` for its extension
+/// (nvcc writes it to the current directory). None when it cannot tell:
+/// the launcher then lints before it compiles, so that a finding in
+/// `--mode=error` leaves no object file behind.
+std::optional<std::string> nvccOutputOf(llvm::ArrayRef<std::string> NvccArgs,
+                                        llvm::ArrayRef<std::string> Sources);
+
 /// Of an nvcc command's \p Inputs (TranslatedCommand::Inputs), the CUDA
 /// sources to lint: `.cu` files, or with \p CompiledAsCuda (`-x cu`) every
 /// input that is not an object file or a library.

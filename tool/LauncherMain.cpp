@@ -3,8 +3,10 @@
 // cuda-lambda-tidy-launcher: lints the CUDA source of an nvcc command by
 // running this binary as cuda-lambda-tidy on a one-entry compile database
 // that holds the command (so the nvcc translation, both passes and the
-// nvcc-compatibility layer are the drop-in's own), then replaces itself
-// with the command. Launcher.h has the rules.
+// nvcc-compatibility layer are the drop-in's own). Where it knows the
+// object file the command writes, the command runs beside the lint (a
+// finding in --mode=error removes the object); otherwise it lints first and
+// then replaces itself with the command. Launcher.h has the rules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,18 +49,27 @@ struct LintResult {
   bool ParseErrors = false; ///< clang could not parse all of it
 };
 
-/// Runs `Self LintArgs -p <dir> Sources` on a one-entry database of
+/// A lint started in the background.
+struct PendingLint {
+  bool Started = false;
+  std::string Dir, Out, Err;
+  llvm::sys::ProcessInfo Process;
+  LintResult Early; ///< what is known when it could not start
+};
+
+/// Starts `Self LintArgs -p <dir> Sources` on a one-entry database of
 /// \p Command in \p Directory.
-LintResult lint(llvm::StringRef Self, llvm::ArrayRef<std::string> LintArgs,
-                llvm::StringRef Directory,
-                llvm::ArrayRef<std::string> Command,
-                llvm::ArrayRef<std::string> Sources) {
-  LintResult Result;
+PendingLint startLint(llvm::StringRef Self,
+                      llvm::ArrayRef<std::string> LintArgs,
+                      llvm::StringRef Directory,
+                      llvm::ArrayRef<std::string> Command,
+                      llvm::ArrayRef<std::string> Sources) {
+  PendingLint Pending;
   llvm::SmallString<256> Dir;
   if (std::error_code EC =
           llvm::sys::fs::createUniqueDirectory("cuda-lambda-tidy-launcher", Dir)) {
-    Result.Stderr = "cannot create a temporary directory: " + EC.message();
-    return Result;
+    Pending.Early.Stderr = "cannot create a temporary directory: " + EC.message();
+    return Pending;
   }
   llvm::sys::fs::setPermissions(Dir, llvm::sys::fs::owner_all);
   auto Path = [&](llvm::StringRef Name) {
@@ -66,9 +77,11 @@ LintResult lint(llvm::StringRef Self, llvm::ArrayRef<std::string> LintArgs,
     llvm::sys::path::append(P, Name);
     return P.str().str();
   };
+  Pending.Dir = Dir.str().str();
   std::string Database = Path("compile_commands.json");
-  std::string Out = Path("stdout"), Err = Path("stderr");
-  for (const std::string &File : {Database, Out, Err})
+  Pending.Out = Path("stdout");
+  Pending.Err = Path("stderr");
+  for (const std::string &File : {Database, Pending.Out, Pending.Err})
     llvm::sys::RemoveFileOnSignal(File);
   {
     std::error_code EC;
@@ -79,24 +92,43 @@ LintResult lint(llvm::StringRef Self, llvm::ArrayRef<std::string> LintArgs,
   std::vector<llvm::StringRef> Argv = {Self};
   Argv.insert(Argv.end(), LintArgs.begin(), LintArgs.end());
   Argv.push_back("-p");
-  Argv.push_back(Dir);
+  Argv.push_back(Pending.Dir);
   Argv.insert(Argv.end(), Sources.begin(), Sources.end());
   std::optional<llvm::StringRef> Redirects[] = {
-      std::nullopt, llvm::StringRef(Out), llvm::StringRef(Err)};
+      std::nullopt, llvm::StringRef(Pending.Out), llvm::StringRef(Pending.Err)};
   std::string Message;
   bool Failed = false;
-  Result.Status = llvm::sys::ExecuteAndWait(Self, Argv, std::nullopt, Redirects,
-                                            0, 0, &Message, &Failed);
-  Result.Stdout = readWholeFile(Out);
-  std::string Errors = readWholeFile(Err);
-  llvm::sys::fs::remove_directories(Dir);
+  Pending.Process = llvm::sys::ExecuteNoWait(Self, Argv, std::nullopt,
+                                             Redirects, 0, &Message, &Failed);
+  if (Failed || Pending.Process.Pid == llvm::sys::ProcessInfo::InvalidPid) {
+    Pending.Early.Status = -1;
+    Pending.Early.Stderr = "cuda-lambda-tidy did not start: " + Message + "\n";
+    llvm::sys::fs::remove_directories(Pending.Dir);
+    return Pending;
+  }
+  Pending.Started = true;
+  return Pending;
+}
+
+/// Waits for \p Pending and reads what it said.
+LintResult finishLint(PendingLint &Pending) {
+  if (!Pending.Started)
+    return Pending.Early;
+  LintResult Result;
+  std::string Message;
+  llvm::sys::ProcessInfo Done = llvm::sys::Wait(
+      Pending.Process, /*SecondsToWait=*/std::nullopt, &Message);
+  Result.Status = Done.ReturnCode;
+  Result.Stdout = readWholeFile(Pending.Out);
+  std::string Errors = readWholeFile(Pending.Err);
+  llvm::sys::fs::remove_directories(Pending.Dir);
 
   llvm::SmallVector<llvm::StringRef, 16> Lines;
   llvm::StringRef(Errors).split(Lines, '\n', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef Line : Lines)
     if (!isLintChatter(Line))
       Result.Stderr += Line.str() + "\n";
-  if (Failed || Result.Status < 0) {
+  if (Result.Status < 0) {
     Result.Stderr += "cuda-lambda-tidy did not finish: " + Message + "\n";
     return Result;
   }
@@ -113,6 +145,29 @@ LintResult lint(llvm::StringRef Self, llvm::ArrayRef<std::string> LintArgs,
                 llvm::StringRef(D.Check).starts_with("clang-diagnostic-"));
       });
   return Result;
+}
+
+/// Starts \p Command with this process's output; \p Error says why not.
+std::optional<llvm::sys::ProcessInfo>
+startCommand(llvm::ArrayRef<std::string> Command, std::string &Error) {
+  std::string Program = Command.front();
+  if (!llvm::StringRef(Program).contains('/')) {
+    llvm::ErrorOr<std::string> Found = llvm::sys::findProgramByName(Program);
+    if (!Found) {
+      Error = Found.getError().message();
+      return std::nullopt;
+    }
+    Program = *Found;
+  }
+  std::vector<llvm::StringRef> Argv(Command.begin(), Command.end());
+  llvm::outs().flush();
+  llvm::errs().flush();
+  bool Failed = false;
+  llvm::sys::ProcessInfo Process = llvm::sys::ExecuteNoWait(
+      Program, Argv, std::nullopt, {}, 0, &Error, &Failed);
+  if (Failed || Process.Pid == llvm::sys::ProcessInfo::InvalidPid)
+    return std::nullopt;
+  return Process;
 }
 
 /// Replaces this process by \p Command; returns only when that fails.
@@ -184,13 +239,41 @@ int launcherMain(const char *Argv0, llvm::ArrayRef<std::string> Args) {
   if (Sources.empty())
     return runCommand(Options.Command);
 
-  LintResult Lint = lint(selfPath(Argv0), launcherLintArgs(Options.TidyArgs), Directory,
-                         NvccCommand, Sources);
+  // With the object file known, the compile runs beside the lint: the
+  // build step takes the longer of the two, not their sum, and a finding in
+  // --mode=error removes the object. Otherwise the lint runs first.
+  std::optional<std::string> Object =
+      nvccOutputOf(NvccCommand.drop_front(), Sources);
+  PendingLint Pending = startLint(selfPath(Argv0),
+                                  launcherLintArgs(Options.TidyArgs),
+                                  Directory, NvccCommand, Sources);
+  std::optional<llvm::sys::ProcessInfo> Compile;
+  if (Pending.Started && Object) {
+    std::string Error;
+    Compile = startCommand(Options.Command, Error);
+    if (!Compile) {
+      finishLint(Pending);
+      llvm::errs() << Me << ": error: cannot run '" << Options.Command[0]
+                   << "': " << Error << "\n";
+      return 127;
+    }
+  }
+  LintResult Lint = finishLint(Pending);
+  // The compile's exit status, once it has run beside the lint.
+  auto CompileStatus = [&]() {
+    std::string Message;
+    llvm::sys::ProcessInfo Done =
+        llvm::sys::Wait(*Compile, /*SecondsToWait=*/std::nullopt, &Message);
+    if (Done.ReturnCode < 0)
+      llvm::errs() << Me << ": error: '" << Options.Command[0]
+                   << "' did not finish: " << Message << "\n";
+    return Done.ReturnCode < 0 ? 128 - Done.ReturnCode : Done.ReturnCode;
+  };
   if (!Lint.Ran) {
     llvm::errs() << Lint.Stderr << Me << ": warning: could not lint "
                  << joined(Sources) << " (exit status " << Lint.Status
                  << "); compiling without\n";
-    return runCommand(Options.Command);
+    return Compile ? CompileStatus() : runCommand(Options.Command);
   }
   if (Lint.Findings > 0 || Lint.ParseErrors) {
     llvm::outs() << Lint.Stdout;
@@ -203,10 +286,14 @@ int launcherMain(const char *Argv0, llvm::ArrayRef<std::string> Args) {
                  << "; its findings there may be incomplete\n";
   if (Lint.Findings > 0) {
     if (Options.Mode == LauncherMode::Error) {
+      if (Compile) {
+        CompileStatus();
+        llvm::sys::fs::remove(*Object);
+      }
       llvm::errs() << Me << ": error: " << Lint.Findings << " finding"
                    << (Lint.Findings == 1 ? "" : "s") << " in "
                    << joined(Sources)
-                   << "; not compiled (--mode=warn or "
+                   << "; no object file (--mode=warn or "
                       "CUDA_LAMBDA_TIDY_LAUNCHER_MODE=warn only warns)\n";
       return 1;
     }
@@ -214,7 +301,7 @@ int launcherMain(const char *Argv0, llvm::ArrayRef<std::string> Args) {
                  << (Lint.Findings == 1 ? "" : "s") << " in "
                  << joined(Sources) << "\n";
   }
-  return runCommand(Options.Command);
+  return Compile ? CompileStatus() : runCommand(Options.Command);
 }
 
 } // namespace cuda_lambda_tidy

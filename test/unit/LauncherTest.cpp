@@ -67,6 +67,30 @@ TEST(LauncherTest, CommandsThatCompileNothing) {
                                     "cu", "-c", "a.cu", "-o", "a.o"}));
 }
 
+TEST(LauncherTest, ObjectFileOfTheCommand) {
+  using Out = std::optional<std::string>;
+  // CMake's form.
+  EXPECT_EQ(nvccOutputOf({"-MD", "-MT", "a.o", "-MF", "a.d", "-x", "cu", "-c",
+                          "/s/a.cu", "-o", "CMakeFiles/a.o"},
+                         {"/s/a.cu"}),
+            Out("CMakeFiles/a.o"));
+  EXPECT_EQ(nvccOutputOf({"-c", "a.cu", "-o=b.o"}, {"a.cu"}), Out("b.o"));
+  EXPECT_EQ(nvccOutputOf({"-c", "a.cu", "--output-file", "c.o"}, {"a.cu"}),
+            Out("c.o"));
+  EXPECT_EQ(nvccOutputOf({"-c", "a.cu", "--output_file=d.o"}, {"a.cu"}),
+            Out("d.o"));
+  // -odir is another option.
+  EXPECT_EQ(nvccOutputOf({"-c", "src/a.cu", "-odir", "x"}, {"src/a.cu"}),
+            Out("a.o"));
+  EXPECT_EQ(nvccOutputOf({"--compile", "src/k.cu"}, {"src/k.cu"}),
+            Out("k.o"));
+  // Not known: a link (a.out), several sources, a dangling -o.
+  EXPECT_EQ(nvccOutputOf({"a.cu"}, {"a.cu"}), std::nullopt);
+  EXPECT_EQ(nvccOutputOf({"-c", "a.cu", "b.cu"}, {"a.cu", "b.cu"}),
+            std::nullopt);
+  EXPECT_EQ(nvccOutputOf({"-c", "a.cu", "-o"}, {"a.cu"}), std::nullopt);
+}
+
 TEST(LauncherTest, CudaSourcesOfTheCommand) {
   NvccEnvironment Env;
   Env.ReadFile = [](llvm::StringRef) { return std::nullopt; };
