@@ -142,6 +142,10 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
       Own.Child = true;
       continue;
     }
+    if (Name == "cuda-lambda-tidy-translated") {
+      Own.Translated = true;
+      continue;
+    }
     if (takeOptionValue(Name, "format", Args, I, Value)) {
       if (Value != "text" && Value != "sarif" && Value != "github")
         Own.Error = "--format takes 'text', 'sarif' or 'github', not '" +

@@ -54,6 +54,10 @@ struct OwnOptions {
   /// `--cuda-lambda-tidy-child`: internal; this process is one pass of a
   /// parent cuda-lambda-tidy and hands over to clang-tidy directly.
   bool Child = false;
+  /// `--cuda-lambda-tidy-translated`: internal; the compile database of
+  /// `-p` is one the parent already translated (translateDatabase): this
+  /// child lints with it as it is.
+  bool Translated = false;
   /// `--shard=I/N`: lint only the files of shard I (1-based) of N
   /// (Shard.h); 0 and 0 when not given.
   unsigned ShardIndex = 0, ShardCount = 0;

@@ -48,6 +48,7 @@ DropInRun::createTemporaryDirectory(llvm::StringRef Prefix) {
         EC, "cannot create a temporary directory: " + EC.message());
   llvm::sys::fs::setPermissions(Dir, llvm::sys::fs::owner_all);
   TemporaryDirs.push_back(Dir.str().str());
+  VolatileDirs.push_back(Dir.str().str());
   return TemporaryDirs.back();
 }
 

@@ -64,9 +64,16 @@ public:
   /// A new directory that only this user can read, named after \p Prefix,
   /// removed when the run ends.
   llvm::Expected<std::string> createTemporaryDirectory(llvm::StringRef Prefix);
-  /// The directories made so far: paths no cached result may depend on.
+  /// The directories made so far, and those of the parent this child
+  /// lints in: paths no cached result may depend on.
   const std::vector<std::string> &temporaryDirectories() const {
-    return TemporaryDirs;
+    return VolatileDirs;
+  }
+  /// A temporary directory of the parent's run that this child uses (the
+  /// database the parent translated): volatile as its own are, and left
+  /// for the parent to remove.
+  void useParentDirectory(llvm::StringRef Dir) {
+    VolatileDirs.push_back(Dir.str());
   }
 
   /// clang's resource directory (builtin headers, CUDA wrappers) for a run
@@ -96,7 +103,8 @@ public:
 private:
   const char *Argv0;
   std::string Self;
-  std::vector<std::string> TemporaryDirs;
+  std::vector<std::string> TemporaryDirs; ///< made here, removed at the end
+  std::vector<std::string> VolatileDirs;  ///< TemporaryDirs and the parent's
   std::optional<std::string> WrittenResourceDir;
 };
 

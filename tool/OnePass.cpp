@@ -229,22 +229,21 @@ static std::optional<int> replayCachedResult(DropInRun &Run,
   return Hit->Status;
 }
 
-int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
-                    const ToolCommandLine &CommandLine,
-                    llvm::StringRef DatabaseDir, const OwnOptions &Own,
-                    const ResultsLookup *Lookup) {
+llvm::Expected<TranslatedDatabase>
+translateDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Sources,
+                  llvm::StringRef DatabaseDir, const OwnOptions &Own) {
   llvm::SmallString<256> DatabaseFile(DatabaseDir);
   llvm::sys::path::append(DatabaseFile, "compile_commands.json");
   auto Buffer = llvm::MemoryBuffer::getFile(DatabaseFile);
   if (!Buffer)
-    return inputError("'" + DatabaseFile + "' cannot be read");
+    return llvm::createStringError("'" + DatabaseFile + "' cannot be read");
 
   // The translated database, and the fallback headers if an entry needs
   // them, go to one private directory.
   llvm::Expected<std::string> TempDir =
       Run.createTemporaryDirectory("cuda-lambda-tidy");
   if (!TempDir)
-    return inputError(llvm::toString(TempDir.takeError()));
+    return TempDir.takeError();
   llvm::SmallString<256> FallbackDir(*TempDir);
   llvm::sys::path::append(FallbackDir, "fallback");
 
@@ -252,12 +251,12 @@ int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
   Env.FallbackDir = FallbackDir.str().str();
   llvm::Expected<std::string> CompatHeader = Run.useNvccCompatHeader(*TempDir);
   if (!CompatHeader)
-    return inputError(llvm::toString(CompatHeader.takeError()));
+    return CompatHeader.takeError();
   Env.NvccCompatHeader = *CompatHeader;
   // The files linted: what is said is about their entries, and one the
   // database lacks borrows the nearest entry's command.
   std::vector<std::string> Linted;
-  for (const std::string &Source : CommandLine.SourcePaths) {
+  for (const std::string &Source : Sources) {
     llvm::SmallString<256> Absolute(Source);
     llvm::sys::fs::make_absolute(Absolute);
     llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
@@ -266,29 +265,24 @@ int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
   llvm::Expected<DatabaseTranslation> Translated = translateCompileDatabase(
       (*Buffer)->getBuffer(), Env, Own.AllowPlugins, Linted);
   if (!Translated)
-    return inputError("'" + DatabaseFile +
-                      "': " + llvm::toString(Translated.takeError()));
+    return llvm::createStringError("'" + DatabaseFile +
+                                   "': " + llvm::toString(Translated.takeError()));
   for (const BorrowedCommand &Borrowed : Translated->Borrowed) {
     size_t I = llvm::find(Linted, Borrowed.File) - Linted.begin();
-    llvm::errs() << "note: "
-                 << borrowedNote(CommandLine.SourcePaths[I], Borrowed.From)
+    llvm::errs() << "note: " << borrowedNote(Sources[I], Borrowed.From)
                  << "\n";
   }
   if (!Translated->FallbackNvcc.empty()) {
     if (llvm::Error Failed = useFallbackHeaders(
             FallbackDir,
             fallbackReason(Own.NoToolkit, Translated->FallbackNvcc)))
-      return inputError(llvm::toString(std::move(Failed)));
+      return Failed;
   }
   for (const std::string &Line : Translated->Warnings)
     warning(Line);
-
-  std::vector<std::string> ExtraSources;
-  if (CommandLine.SourcePaths.empty()) {
-    if (Translated->CudaFiles.empty())
-      return inputError("'" + DatabaseFile + "' has no CUDA entries");
-    ExtraSources = Translated->CudaFiles;
-  }
+  if (Sources.empty() && Translated->CudaFiles.empty())
+    return llvm::createStringError("'" + DatabaseFile +
+                                   "' has no CUDA entries");
 
   llvm::SmallString<256> TempFile(*TempDir);
   llvm::sys::path::append(TempFile, "compile_commands.json");
@@ -299,19 +293,38 @@ int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
       Out << Translated->Json;
     if (EC || Out.has_error()) {
       Out.clear_error();
-      return inputError("cannot write '" + TempFile + "'");
+      return llvm::createStringError("cannot write '" + TempFile + "'");
     }
   }
   llvm::sys::RemoveFileOnSignal(TempFile);
+  return TranslatedDatabase{*TempDir, Translated->CudaFiles};
+}
 
-  std::vector<std::string> WithDatabase =
-      withBuildPath(Args, *TempDir, ExtraSources);
+int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
+                    const ToolCommandLine &CommandLine,
+                    llvm::StringRef DatabaseDir, const OwnOptions &Own,
+                    const ResultsLookup *Lookup) {
+  // A parent's children get the database it translated once.
+  TranslatedDatabase Database{DatabaseDir.str(), {}};
+  if (Own.Translated) {
+    Run.useParentDirectory(DatabaseDir);
+  } else {
+    llvm::Expected<TranslatedDatabase> Translated =
+        translateDatabase(Run, CommandLine.SourcePaths, DatabaseDir, Own);
+    if (!Translated)
+      return inputError(llvm::toString(Translated.takeError()));
+    Database = std::move(*Translated);
+  }
+  std::vector<std::string> WithDatabase = withBuildPath(
+      Args, Database.Dir,
+      CommandLine.SourcePaths.empty() ? Database.CudaFiles
+                                      : std::vector<std::string>());
   if (Lookup) {
     llvm::Expected<std::string> ResourceDir = Run.resourceDir();
     if (!ResourceDir)
       return inputError(llvm::toString(ResourceDir.takeError()));
     if (std::optional<int> Status = replayCachedResult(
-            Run, withResourceDir(WithDatabase, *ResourceDir), *TempDir,
+            Run, withResourceDir(WithDatabase, *ResourceDir), Database.Dir,
             *ResourceDir, *Lookup))
       return *Status;
   }

@@ -42,9 +42,28 @@ ResultsLookup resultsLookupOf(llvm::ArrayRef<std::string> Args,
 /// preamble of its one source.
 int runClangTidy(DropInRun &Run, llvm::ArrayRef<std::string> Args);
 
-/// Lints with the database in \p DatabaseDir, its nvcc entries translated
-/// into a private temporary database; with \p Lookup, a pass over one file
-/// is first looked up in the results cache.
+/// A compile database translated for clang (translateDatabase).
+struct TranslatedDatabase {
+  std::string Dir; ///< a private temporary directory with compile_commands.json
+  /// The database's CUDA files, to lint when no source was named.
+  std::vector<std::string> CudaFiles;
+};
+
+/// Translates the nvcc entries of the database in \p DatabaseDir into a
+/// private temporary database of \p Run (with the fallback headers and the
+/// nvcc-compatibility layer it needs), and says on stderr, once, what the
+/// translation did for the files \p Sources (as named; none: the whole
+/// database): borrowed commands, dropped flags, the fallback headers. A
+/// parent does it once for all its children (--cuda-lambda-tidy-translated).
+/// Fails with the one-line message.
+llvm::Expected<TranslatedDatabase>
+translateDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Sources,
+                  llvm::StringRef DatabaseDir, const OwnOptions &Own);
+
+/// Lints with the database in \p DatabaseDir: translated first
+/// (translateDatabase), unless \p Own.Translated says a parent did; with
+/// \p Lookup, a pass over one file is first looked up in the results
+/// cache.
 int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
                     const ToolCommandLine &CommandLine,
                     llvm::StringRef DatabaseDir, const OwnOptions &Own,

@@ -4,6 +4,7 @@
 #include "CompileDatabase.h"
 #include "CudaLambdaTidyVersion.h"
 #include "FallbackHeaders.h"
+#include "OnePass.h"
 #include "probe/PassProbe.h"
 #include "ResultsCache.h"
 #include "Shard.h"
@@ -47,6 +48,7 @@ planChildren(const ToolCommandLine &CommandLine, OwnOptions &Own,
     Own.CudaPass = Plan.Passes.front();
     return std::nullopt;
   }
+  Plan.DatabaseDir = DatabaseDir.str();
   Plan.Parallel = std::max(1u, Own.Jobs);
   const bool PerFile = Own.Jobs > 0 || !Plan.CacheDir.empty();
   if (!PerFile && Own.ShardCount == 0) {
@@ -199,6 +201,26 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
   if (asksForFixes(Args))
     Parallel = 1;
 
+  // The database is translated once, here, for the files of every group
+  // (none named: the whole database's CUDA entries); what the translation
+  // says is said once, and each child lints the translation as it is.
+  std::vector<std::string> PrivateArgs = {"--cuda-lambda-tidy-child"};
+  if (!Plan.DatabaseDir.empty() && !Groups.empty()) {
+    ToolCommandLine CommandLine = parseToolCommandLine(Args);
+    std::vector<std::string> Linted = CommandLine.SourcePaths;
+    if (Linted.empty())
+      for (const std::vector<std::string> &Group : Groups)
+        Linted.insert(Linted.end(), Group.begin(), Group.end());
+    llvm::Expected<TranslatedDatabase> Database =
+        translateDatabase(DropIn, Linted, Plan.DatabaseDir, Own);
+    if (!Database)
+      return inputError(llvm::toString(Database.takeError()));
+    Args = withBuildPath(Args, Database->Dir,
+                         Linted.empty() ? Database->CudaFiles
+                                        : std::vector<std::string>());
+    PrivateArgs.push_back("--cuda-lambda-tidy-translated");
+  }
+
   std::vector<ChildRun> Runs;
   // Probed: every group's device pass, then the host passes.
   std::vector<std::pair<size_t, size_t>> Order; // (pass, group)
@@ -214,7 +236,7 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
       ChildRun Run;
       Run.Pass = Pass;
       Run.Group = G;
-      Run.Args = {"--cuda-lambda-tidy-child"};
+      Run.Args = PrivateArgs;
       if (!Pass.empty())
         Run.Args.push_back("--cuda-pass=" + Pass);
       if (ProbeHostPass && Pass == "device") {

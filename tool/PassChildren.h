@@ -37,6 +37,9 @@ struct ChildPlan {
   /// The results cache's directory, "" when off: each pass over a group of
   /// one file is looked up there, and stored on a miss.
   std::string CacheDir;
+  /// The directory of the compile database, "" for none: the parent
+  /// translates it once, and the children lint the translation.
+  std::string DatabaseDir;
 };
 
 /// The children for a lint of \p CommandLine (with the database in
