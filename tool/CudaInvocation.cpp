@@ -128,22 +128,8 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
       }
       continue;
     }
-    if (takeOptionValue(Name, "cuda-lambda-tidy-results-key", Args, I,
-                        Value)) {
-      Own.ResultsKeyFile = Value.str();
-      continue;
-    }
-    if (takeOptionValue(Name, "cuda-lambda-tidy-preamble-cache", Args, I,
-                        Value)) {
-      Own.PreambleCacheDir = Value.str();
-      continue;
-    }
-    if (Name == "cuda-lambda-tidy-child") {
-      Own.Child = true;
-      continue;
-    }
-    if (Name == "cuda-lambda-tidy-translated") {
-      Own.Translated = true;
+    if (takeOptionValue(Name, "cuda-lambda-tidy-request", Args, I, Value)) {
+      Own.RequestFile = Value.str();
       continue;
     }
     if (takeOptionValue(Name, "format", Args, I, Value)) {

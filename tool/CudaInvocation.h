@@ -51,13 +51,10 @@ struct OwnOptions {
   /// `--cuda-toolkit=none`: parse CUDA against the bundled fallback header
   /// even where a toolkit is installed (as on a machine without one).
   bool NoToolkit = false;
-  /// `--cuda-lambda-tidy-child`: internal; this process is one pass of a
-  /// parent cuda-lambda-tidy and hands over to clang-tidy directly.
-  bool Child = false;
-  /// `--cuda-lambda-tidy-translated`: internal; the compile database of
-  /// `-p` is one the parent already translated (translateDatabase): this
-  /// child lints with it as it is.
-  bool Translated = false;
+  /// `--cuda-lambda-tidy-request=FILE`: internal; this process is one pass
+  /// of a parent cuda-lambda-tidy, which wrote what it asks to FILE
+  /// (ChildRequest.h).
+  std::string RequestFile;
   /// `--shard=I/N`: lint only the files of shard I (1-based) of N
   /// (Shard.h); 0 and 0 when not given.
   unsigned ShardIndex = 0, ShardCount = 0;
@@ -72,13 +69,6 @@ struct OwnOptions {
   /// `--preamble-at-first-lint`: build the preamble cache's entry at the
   /// first lint of a preamble, not the second (PreambleCache.h).
   bool PreambleAtFirstLint = false;
-  /// `--cuda-lambda-tidy-results-key=FILE`: internal; this child looks its
-  /// pass up in the results cache and writes to FILE "hit", or "miss KEY"
-  /// for the parent to store its output under KEY.
-  std::string ResultsKeyFile;
-  /// `--cuda-lambda-tidy-preamble-cache=DIR`: internal; this child lints
-  /// its one file with a preamble from the cache in DIR (PreambleCache.h).
-  std::string PreambleCacheDir;
   /// Set when an option of ours is malformed: the one-line message.
   std::string Error;
 };

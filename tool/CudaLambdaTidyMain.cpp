@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChildRequest.h"
 #include "CompileDatabase.h"
 #include "CudaInvocation.h"
 #include "CudaLambdaTidyVersion.h"
@@ -89,6 +90,43 @@ int printParseFlags() {
   return 0;
 }
 
+/// One pass in this process (Own.CudaPass; "" or "both": both sides at
+/// once), with the child request of \p Run when a parent asked for it.
+int lintOnePass(DropInRun &Run, std::vector<std::string> Args,
+                OwnOptions &Own) {
+  if (Own.CudaPass == "both")
+    Own.CudaPass = "";
+  Run.Pass = Own.CudaPass;
+  const ChildRequest *Request = Run.Request ? &*Run.Request : nullptr;
+  if (Request) {
+    Run.PreambleCacheDir = Request->PreambleCacheDir;
+    Run.PreambleAtFirstLint = Request->PreambleAtFirstLint;
+  }
+  Args = withCudaPass(Args, Own.CudaPass);
+  if (Request && !Request->ProbeFile.empty())
+    Args = withPassProbe(Args, Request->ProbeFile);
+  ToolCommandLine CommandLine = parseToolCommandLine(Args);
+  // Flags after `--` win over any database, as in clang-tidy. Without a
+  // compile_commands.json (a compile_flags.txt, say) clang-tidy decides
+  // alone.
+  std::string DatabaseDir = databaseDirOf(CommandLine);
+  if (DatabaseDir.empty())
+    return runWithFlags(Run, Args, Own);
+  if (Request && !Request->ResultsCacheDir.empty()) {
+    ResultsLookup Lookup = resultsLookupOf(Args, Own, *Request);
+    return runWithDatabase(Run, Args, CommandLine, DatabaseDir, Own, &Lookup);
+  }
+  return runWithDatabase(Run, Args, CommandLine, DatabaseDir, Own);
+}
+
+/// A child's reply to its parent (ChildRequest.h).
+void writeReply(const DropInRun &Run) {
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Run.Request->ReplyFile, EC);
+  if (!EC)
+    Out << writeChildReply(Run.Reply);
+}
+
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -114,36 +152,40 @@ int main(int argc, const char **argv) {
                ? " (shared libraries)\n"
                : " (linked statically, clang's headers built in)\n");
   });
-  // A device-pass child asked to probe for the host pass (runChildren).
-  std::string ProbeFile;
-  for (auto It = Args.begin(); It != Args.end() && *It != "--"; ++It)
-    if (llvm::StringRef(*It).starts_with(PassProbeOption)) {
-      ProbeFile = It->substr(PassProbeOption.size());
-      Args.erase(It);
-      break;
-    }
   OwnOptions Own = takeOwnOptions(Args);
   if (!Own.Error.empty())
     return inputError(Own.Error);
+  // A child of a parent run (PassChildren.h): what it asks is in its
+  // request; the rest of the command line is clang-tidy's.
+  if (!Own.RequestFile.empty()) {
+    auto Text = llvm::MemoryBuffer::getFile(Own.RequestFile);
+    if (!Text)
+      return inputError("'" + Own.RequestFile + "' cannot be read");
+    llvm::Expected<ChildRequest> Request =
+        readChildRequest((*Text)->getBuffer());
+    if (!Request)
+      return inputError(llvm::toString(Request.takeError()));
+    Run.Request = std::move(*Request);
+    Own.CudaPass = Run.Request->Pass;
+    Own.AllowPlugins = Run.Request->AllowPlugins;
+    Own.NoToolkit = Run.Request->NoToolkit;
+    int Status = lintOnePass(Run, Args, Own);
+    writeReply(Run);
+    return Status;
+  }
   // No checks chosen anywhere: the cuda-* checks, not clang-tidy's "no
-  // checks enabled" (DefaultChecks.h). A child has its parent's choice.
-  if (!Own.Child)
-    Args = withDefaultChecks(Args,
-                             databaseSourcesOf(parseToolCommandLine(Args)));
+  // checks enabled" (DefaultChecks.h).
+  Args = withDefaultChecks(Args,
+                           databaseSourcesOf(parseToolCommandLine(Args)));
   ToolCommandLine CommandLine = parseToolCommandLine(Args);
   // The preamble cache: for one file named on the command line (an editor
-  // linting what it saves), never when fixes are applied; a child uses the
-  // one its parent chose.
+  // linting what it saves), never when fixes are applied.
   Run.PreambleAtFirstLint = Own.PreambleAtFirstLint;
-  if (Own.Child) {
-    Run.PreambleCacheDir = Own.PreambleCacheDir;
-  } else if (CommandLine.SourcePaths.size() == 1 && !Own.NoCache &&
-             !Own.NoPreambleCache &&
-             !cacheDisabledByEnvironment() &&
-             !asksForFixes(CommandLine.ToolArgs) &&
-             !asksForInformation(CommandLine.ToolArgs)) {
+  if (CommandLine.SourcePaths.size() == 1 && !Own.NoCache &&
+      !Own.NoPreambleCache && !cacheDisabledByEnvironment() &&
+      !asksForFixes(CommandLine.ToolArgs) &&
+      !asksForInformation(CommandLine.ToolArgs))
     Run.PreambleCacheDir = cacheDirectory(Own.CacheDir);
-  }
 
   // --list-checks, --dump-config & co. read no source: clang-tidy accepts
   // any path there, run-clang-tidy's probe `--list-checks -` among them.
@@ -176,7 +218,7 @@ int main(int argc, const char **argv) {
   // binary, each one pass over some files with clang-tidy's own output.
   bool Lints = !asksForInformation(CommandLine.ToolArgs) &&
                (!CommandLine.SourcePaths.empty() || CommandLine.HasBuildPath);
-  if (!Own.Child && Lints) {
+  if (Lints) {
     llvm::Expected<std::optional<ChildPlan>> Plan =
         planChildren(CommandLine, Own, DatabaseDir);
     if (!Plan)
@@ -184,19 +226,5 @@ int main(int argc, const char **argv) {
     if (*Plan)
       return runChildren(Run, Args, Own, **Plan);
   }
-  if (Own.CudaPass == "both")
-    Own.CudaPass = "";
-  Run.Pass = Own.CudaPass;
-  Args = withCudaPass(Args, Own.CudaPass);
-  if (!ProbeFile.empty())
-    Args = withPassProbe(Args, ProbeFile);
-  CommandLine = parseToolCommandLine(Args);
-
-  if (DatabaseDir.empty())
-    return runWithFlags(Run, Args, Own);
-  if (Own.Child && !Own.ResultsKeyFile.empty()) {
-    ResultsLookup Lookup = resultsLookupOf(Args, Own, ProbeFile);
-    return runWithDatabase(Run, Args, CommandLine, DatabaseDir, Own, &Lookup);
-  }
-  return runWithDatabase(Run, Args, CommandLine, DatabaseDir, Own);
+  return lintOnePass(Run, Args, Own);
 }

@@ -15,6 +15,7 @@
 #ifndef CUDA_LAMBDA_TIDY_TOOL_DROPINRUN_H
 #define CUDA_LAMBDA_TIDY_TOOL_DROPINRUN_H
 
+#include "ChildRequest.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
@@ -90,6 +91,13 @@ public:
   /// (<prefix>/share/doc/cuda-lambda-tidy/docs/checks, found from this
   /// binary's place, <prefix>/bin), else the source tree's.
   std::string docsDir() const;
+
+  /// What the parent asked, when this process is one of its children
+  /// (PassChildren.h); the reply is written to Request->ReplyFile at the end.
+  std::optional<ChildRequest> Request;
+  /// What this child answers: filled as the lint goes (the results cache's
+  /// lookup, the preamble's outcome).
+  ChildReply Reply;
 
   /// The pass this process lints ("" for one pass over plain C++ or both
   /// sides at once), for what it says.

@@ -124,16 +124,18 @@ static std::vector<std::string> withCachedPreamble(DropInRun &Run,
     Request.Volatile = Run.temporaryDirectories();
     Use = usePreamble(Request, Outcome);
   }
-  // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: say what became of the preamble.
-  if (explains("CACHE"))
-    llvm::errs() << "cuda-lambda-tidy: preamble cache " << Outcome.Verdict
-                 << ": " << (Source.empty() ? std::string("?") : Source)
-                 << " ("
-                 << (Run.Pass.empty() ? llvm::StringRef("one pass")
-                                      : llvm::StringRef(Run.Pass))
-                 << ")"
-                 << (Outcome.Reason.empty() ? "" : ": " + Outcome.Reason)
-                 << "\n";
+  // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: say what became of the preamble; a
+  // child tells its parent, which says it (and never stores it with the
+  // pass's output in the results cache: a replay uses no preamble).
+  std::string Said =
+      "cuda-lambda-tidy: preamble cache " + Outcome.Verdict + ": " +
+      (Source.empty() ? std::string("?") : Source) + " (" +
+      (Run.Pass.empty() ? std::string("one pass") : Run.Pass) + ")" +
+      (Outcome.Reason.empty() ? "" : ": " + Outcome.Reason);
+  if (Run.Request)
+    Run.Reply.Preamble = Said;
+  else if (explains("CACHE"))
+    llvm::errs() << Said << "\n";
   if (!Use)
     return Final;
   Link = Use->Link;
@@ -176,14 +178,13 @@ static void writeWhole(llvm::StringRef Path, llvm::StringRef Text) {
 /// Looks the one file of \p Final (the arguments for clang-tidy, the
 /// translated database in \p TempDir) up in the results cache: on a hit,
 /// prints and writes what the pass printed and wrote then, and returns its
-/// exit status; on a miss, says so in the key file (the parent stores the
-/// output) and returns nothing.
+/// exit status; on a miss, says so in the reply (the parent stores the
+/// output under its key) and returns nothing.
 static std::optional<int> replayCachedResult(DropInRun &Run,
                                              llvm::ArrayRef<std::string> Final,
                                              llvm::StringRef TempDir,
                                              llvm::StringRef ResourceDir,
                                              const ResultsLookup &Lookup) {
-  writeWhole(Lookup.KeyFile, "none");
   ToolCommandLine CommandLine = parseToolCommandLine(Final);
   std::string SourcePath;
   std::optional<clang::tooling::CompileCommand> Found =
@@ -215,7 +216,8 @@ static std::optional<int> replayCachedResult(DropInRun &Run,
        configurationInputs(Source, CommandLine.ToolArgs), *Input});
   std::optional<CachedResult> Hit = readCachedResult(Lookup.CacheDir, Key);
   if (!Hit) {
-    writeWhole(Lookup.KeyFile, "miss " + Key);
+    Run.Reply.Results = "miss";
+    Run.Reply.Key = Key;
     return std::nullopt;
   }
   llvm::outs() << Hit->Stdout;
@@ -225,7 +227,7 @@ static std::optional<int> replayCachedResult(DropInRun &Run,
     writeWhole(Lookup.ExportFixes, Hit->Fixes);
   if (!Lookup.ProbeFile.empty())
     writeWhole(Lookup.ProbeFile, Hit->Probe);
-  writeWhole(Lookup.KeyFile, "hit");
+  Run.Reply.Results = "hit";
   return Hit->Status;
 }
 
@@ -306,7 +308,7 @@ int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
                     const ResultsLookup *Lookup) {
   // A parent's children get the database it translated once.
   TranslatedDatabase Database{DatabaseDir.str(), {}};
-  if (Own.Translated) {
+  if (Run.Request && Run.Request->Translated) {
     Run.useParentDirectory(DatabaseDir);
   } else {
     llvm::Expected<TranslatedDatabase> Translated =
@@ -333,11 +335,11 @@ int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
 
 ResultsLookup resultsLookupOf(llvm::ArrayRef<std::string> Args,
                               const OwnOptions &Own,
-                              llvm::StringRef ProbeFile) {
+                              const ChildRequest &Request) {
   ResultsLookup Lookup;
-  Lookup.KeyFile = Own.ResultsKeyFile;
-  Lookup.CacheDir = cacheDirectory(Own.CacheDir);
-  Lookup.ProbeFile = ProbeFile.str();
+  Lookup.CacheDir = Request.ResultsCacheDir;
+  Lookup.ProbeFile = Request.ProbeFile;
+  llvm::StringRef ProbeFile = Lookup.ProbeFile;
   // The database by what it says, not where it is: the translated command
   // and the input are keyed by replayCachedResult, and the launcher writes
   // the same database to a new temporary directory for every compile.

@@ -23,19 +23,16 @@ namespace cuda_lambda_tidy {
 
 /// What a child pass needs to look itself up in the results cache.
 struct ResultsLookup {
-  std::string KeyFile; ///< where to write "hit", "miss KEY" or "none"
   std::string CacheDir;
   std::string KeyArgs; ///< the child's options, this run's paths left out
   std::string ExportFixes, ProbeFile; ///< where a hit's outputs go
 };
 
-/// The lookup of a child asked to use the results cache
-/// (`--cuda-lambda-tidy-results-key`), for the pass \p Own.CudaPass with
-/// the arguments \p Args; \p ProbeFile is where it writes its probe
-/// verdict, if it probes.
+/// The lookup of a child that \p Request asks to use the results cache,
+/// for the pass \p Own.CudaPass with the arguments \p Args.
 ResultsLookup resultsLookupOf(llvm::ArrayRef<std::string> Args,
                               const OwnOptions &Own,
-                              llvm::StringRef ProbeFile);
+                              const ChildRequest &Request);
 
 /// Runs clang-tidy's main on \p Args (arguments without argv[0]) with
 /// clang's resource directory and, with the preamble cache on, the cached
@@ -61,7 +58,8 @@ translateDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Sources,
                   llvm::StringRef DatabaseDir, const OwnOptions &Own);
 
 /// Lints with the database in \p DatabaseDir: translated first
-/// (translateDatabase), unless \p Own.Translated says a parent did; with
+/// (translateDatabase), unless the child request of \p Run says the parent
+/// did; with
 /// \p Lookup, a pass over one file is first looked up in the results
 /// cache.
 int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,

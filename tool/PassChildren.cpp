@@ -1,6 +1,7 @@
 //===--- PassChildren.cpp - cuda-lambda-tidy ----------------------------===//
 
 #include "PassChildren.h"
+#include "ChildRequest.h"
 #include "CompileDatabase.h"
 #include "CudaLambdaTidyVersion.h"
 #include "FallbackHeaders.h"
@@ -91,15 +92,12 @@ planChildren(const ToolCommandLine &CommandLine, OwnOptions &Own,
 
 /// One child process: one pass over some files.
 struct ChildRun {
-  std::vector<std::string> Args; ///< without argv[0]
-  std::string Pass;              ///< "device", "host" or "" (one pass)
+  ChildRequest Request;          ///< what it is asked (its pass, files to write)
+  std::string RequestFile;       ///< where the request is written
+  std::vector<std::string> Args; ///< clang-tidy's, without argv[0]
   size_t Group = 0;              ///< which output group it belongs to
   std::string StdoutFile, StderrFile, FixesFile;
-  /// A device pass that probes whether the host pass is needed: where the
-  /// probe writes its verdict.
-  std::string ProbeFile;
-  /// With the results cache: where the child says "hit" or "miss KEY".
-  std::string KeyFile;
+  ChildReply Reply;              ///< what it answered, once done
   /// A host pass that runs only when the probe of run \c ProbedBy says so.
   std::optional<size_t> ProbedBy;
   bool Skipped = false; ///< a probed host pass that was not needed
@@ -148,38 +146,30 @@ static void storeMissedResults(std::vector<ChildRun> &Runs,
                                llvm::ArrayRef<std::vector<std::string>> Groups,
                                llvm::StringRef CacheDir) {
   for (ChildRun &Run : Runs) {
-    if (Run.KeyFile.empty())
+    if (Run.Request.ResultsCacheDir.empty())
       continue;
-    std::string Said = Run.Skipped ? "skipped" : readWhole(Run.KeyFile);
-    llvm::sys::fs::remove(Run.KeyFile);
+    const std::string &Pass = Run.Request.Pass;
     // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: say which passes hit the cache.
     if (explains("CACHE") && !Run.Skipped)
-      llvm::errs() << "cuda-lambda-tidy: results cache "
-                   << llvm::StringRef(Said).split(' ').first << ": "
-                   << Groups[Run.Group].front() << " ("
-                   << (Run.Pass.empty() ? llvm::StringRef("one pass")
-                                        : llvm::StringRef(Run.Pass))
+      llvm::errs() << "cuda-lambda-tidy: results cache " << Run.Reply.Results
+                   << ": " << Groups[Run.Group].front() << " ("
+                   << (Pass.empty() ? llvm::StringRef("one pass")
+                                    : llvm::StringRef(Pass))
                    << ")\n";
-    llvm::StringRef Key = Said;
-    if (!Run.Done || Run.Status < 0 || !Key.consume_front("miss "))
+    if (Run.Skipped || !Run.Done || Run.Status < 0 ||
+        Run.Reply.Results != "miss")
       continue;
     CachedResult Result;
     Result.Status = Run.Status;
     Result.Stdout = readWhole(Run.StdoutFile);
-    // Without what CUDA_LAMBDA_TIDY_EXPLAIN_CACHE made the child say about
-    // its preamble: a replay uses none.
-    std::string Printed = readWhole(Run.StderrFile);
-    for (llvm::StringRef Line : llvm::split(Printed, '\n'))
-      if (!Line.starts_with("cuda-lambda-tidy: preamble cache "))
-        Result.Stderr += Line.str() + "\n";
-    if (!Result.Stderr.empty())
-      Result.Stderr.pop_back();
+    Result.Stderr = readWhole(Run.StderrFile);
     if (!Run.FixesFile.empty())
       Result.Fixes = readWhole(Run.FixesFile);
-    if (!Run.ProbeFile.empty())
-      Result.Probe = readWhole(Run.ProbeFile);
+    if (!Run.Request.ProbeFile.empty())
+      Result.Probe = readWhole(Run.Request.ProbeFile);
     // A cache that cannot be written (a read-only home) only costs time.
-    if (llvm::Error Failed = writeCachedResult(CacheDir, Key, Result)) {
+    if (llvm::Error Failed =
+            writeCachedResult(CacheDir, Run.Reply.Key, Result)) {
       if (explains("CACHE"))
         warning("results cache: " + llvm::toString(std::move(Failed)));
       else
@@ -204,7 +194,7 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
   // The database is translated once, here, for the files of every group
   // (none named: the whole database's CUDA entries); what the translation
   // says is said once, and each child lints the translation as it is.
-  std::vector<std::string> PrivateArgs = {"--cuda-lambda-tidy-child"};
+  bool Translated = false;
   if (!Plan.DatabaseDir.empty() && !Groups.empty()) {
     ToolCommandLine CommandLine = parseToolCommandLine(Args);
     std::vector<std::string> Linted = CommandLine.SourcePaths;
@@ -218,7 +208,7 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
     Args = withBuildPath(Args, Database->Dir,
                          Linted.empty() ? Database->CudaFiles
                                         : std::vector<std::string>());
-    PrivateArgs.push_back("--cuda-lambda-tidy-translated");
+    Translated = true;
   }
 
   std::vector<ChildRun> Runs;
@@ -232,52 +222,55 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
                      [](auto &A, auto &B) { return A.first < B.first; });
   std::vector<size_t> DeviceRunOf(Groups.size());
   for (auto [P, G] : Order) {
-      const std::string &Pass = Passes[P];
-      ChildRun Run;
-      Run.Pass = Pass;
-      Run.Group = G;
-      Run.Args = PrivateArgs;
-      if (!Pass.empty())
-        Run.Args.push_back("--cuda-pass=" + Pass);
-      if (ProbeHostPass && Pass == "device") {
-        Run.ProbeFile = temporaryFile("probe");
-        if (Run.ProbeFile.empty())
-          return inputError("cannot create a temporary file");
-        Run.Args.push_back((PassProbeOption + Run.ProbeFile).str());
-        DeviceRunOf[G] = Runs.size();
-      }
-      if (ProbeHostPass && Pass == "host")
-        Run.ProbedBy = DeviceRunOf[G];
-      if (Own.AllowPlugins)
-        Run.Args.push_back("--allow-plugins");
-      if (Own.NoToolkit)
-        Run.Args.push_back("--cuda-toolkit=none");
-      if (!CacheDir.empty() && Groups[G].size() == 1) {
-        Run.KeyFile = temporaryFile("key");
-        if (Run.KeyFile.empty())
-          return inputError("cannot create a temporary file");
-        Run.Args.push_back("--cuda-lambda-tidy-results-key=" + Run.KeyFile);
-        Run.Args.push_back("--cache-dir=" + CacheDir.str());
-      }
-      if (!PreambleDir.empty())
-        Run.Args.push_back("--cuda-lambda-tidy-preamble-cache=" +
-                           PreambleDir.str());
-      if (!PreambleDir.empty() && Own.PreambleAtFirstLint)
-        Run.Args.push_back("--preamble-at-first-lint");
-      Run.StdoutFile = temporaryFile("out");
-      Run.StderrFile = temporaryFile("err");
-      if (WantFixes) {
-        Run.FixesFile = temporaryFile("yaml");
-        Run.Args.push_back("--export-fixes=" + Run.FixesFile);
-      }
-      if (Run.StdoutFile.empty() || Run.StderrFile.empty() ||
-          (WantFixes && Run.FixesFile.empty()))
+    ChildRun Run;
+    Run.Group = G;
+    ChildRequest &Request = Run.Request;
+    Request.Pass = Passes[P];
+    Request.AllowPlugins = Own.AllowPlugins;
+    Request.NoToolkit = Own.NoToolkit;
+    Request.Translated = Translated;
+    if (ProbeHostPass && Request.Pass == "device") {
+      Request.ProbeFile = temporaryFile("probe");
+      if (Request.ProbeFile.empty())
         return inputError("cannot create a temporary file");
-      std::vector<std::string> Rest =
-          Groups[G].empty() ? Args : withSources(Args, Groups[G]);
-      Run.Args.insert(Run.Args.end(), Rest.begin(), Rest.end());
-      Runs.push_back(std::move(Run));
+      DeviceRunOf[G] = Runs.size();
     }
+    if (ProbeHostPass && Request.Pass == "host")
+      Run.ProbedBy = DeviceRunOf[G];
+    if (!CacheDir.empty() && Groups[G].size() == 1)
+      Request.ResultsCacheDir = CacheDir.str();
+    Request.PreambleCacheDir = PreambleDir.str();
+    Request.PreambleAtFirstLint =
+        !PreambleDir.empty() && Own.PreambleAtFirstLint;
+    Request.ReplyFile = temporaryFile("reply");
+    Run.RequestFile = temporaryFile("request");
+    Run.StdoutFile = temporaryFile("out");
+    Run.StderrFile = temporaryFile("err");
+    if (WantFixes) {
+      Run.FixesFile = temporaryFile("yaml");
+      Run.Args.push_back("--export-fixes=" + Run.FixesFile);
+    }
+    if (Request.ReplyFile.empty() || Run.RequestFile.empty() ||
+        Run.StdoutFile.empty() || Run.StderrFile.empty() ||
+        (WantFixes && Run.FixesFile.empty()))
+      return inputError("cannot create a temporary file");
+    {
+      std::error_code EC;
+      llvm::raw_fd_ostream Out(Run.RequestFile, EC);
+      if (!EC)
+        Out << writeChildRequest(Request);
+      if (EC || Out.has_error()) {
+        Out.clear_error();
+        return inputError("cannot write '" + Run.RequestFile + "'");
+      }
+    }
+    Run.Args.insert(Run.Args.begin(),
+                    (ChildRequestOption + Run.RequestFile).str());
+    std::vector<std::string> Rest =
+        Groups[G].empty() ? Args : withSources(Args, Groups[G]);
+    Run.Args.insert(Run.Args.end(), Rest.begin(), Rest.end());
+    Runs.push_back(std::move(Run));
+  }
 
   // Start in order; wait for the oldest running child when all slots are
   // taken, so that --fix (one slot) runs strictly in order.
@@ -304,7 +297,7 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
       std::optional<std::string> Why =
           Device.Status != 0
               ? std::optional<std::string>("the device pass failed")
-              : hostPassNeeded(readWhole(Device.ProbeFile));
+              : hostPassNeeded(readWhole(Device.Request.ProbeFile));
       // CUDA_LAMBDA_TIDY_EXPLAIN_PASSES=1: say which host passes run and why.
       if (explains("PASSES"))
         llvm::errs() << "cuda-lambda-tidy: host pass "
@@ -338,6 +331,12 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
   }
   while (!Running.empty())
     WaitOldest();
+  for (ChildRun &Run : Runs) {
+    if (!Run.Skipped)
+      Run.Reply = readChildReply(readWhole(Run.Request.ReplyFile));
+    llvm::sys::fs::remove(Run.Request.ReplyFile);
+    llvm::sys::fs::remove(Run.RequestFile);
+  }
 
   // The results cache: store what each missed pass printed.
   if (!CacheDir.empty())
@@ -353,8 +352,8 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
   for (size_t G = 0; G < Groups.size(); ++G) {
     std::vector<std::vector<PrintedDiagnostic>> Passes;
     for (ChildRun &Run : Runs) {
-      if (!Run.ProbeFile.empty())
-        llvm::sys::fs::remove(Run.ProbeFile);
+      if (!Run.Request.ProbeFile.empty())
+        llvm::sys::fs::remove(Run.Request.ProbeFile);
       if (Run.Group != G)
         continue;
       if (Run.Skipped) { // its files were made, never written
@@ -365,6 +364,11 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
         continue;
       }
       Status = std::max(Status, Run.Status < 0 ? 1 : Run.Status);
+      // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: what became of the preamble, as
+      // the child found it.
+      if (explains("CACHE") && !Run.Reply.Preamble.empty() &&
+          SeenError.insert(Run.Reply.Preamble).second)
+        ErrorLines.push_back(Run.Reply.Preamble);
       std::vector<std::string> Preamble;
       Passes.push_back(parseDiagnostics(readWhole(Run.StdoutFile), &Preamble));
       for (const std::string &Line : Preamble)

@@ -69,10 +69,6 @@ std::string passVerdictLine(const std::optional<std::string> &HostPassReason);
 inline constexpr llvm::StringLiteral PassProbeCheckName =
     "cuda-lambda-tidy-internal-pass-probe";
 
-/// The child's own option naming the file the probe writes its verdict to.
-inline constexpr llvm::StringLiteral PassProbeOption =
-    "--cuda-lambda-tidy-pass-probe=";
-
 /// Makes the probe check known to clang-tidy in this process, writing its
 /// verdict to \p ReportFile, and returns \p Args (tool options, as given to
 /// clang-tidy) with the probe enabled after whatever `--checks` says.

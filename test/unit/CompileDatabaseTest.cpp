@@ -1,3 +1,4 @@
+#include "ChildRequest.h"
 #include "CompileDatabase.h"
 #include "CudaInvocation.h"
 #include "llvm/Support/JSON.h"
@@ -169,12 +170,12 @@ TEST(CompileDatabaseTest, CudaPass) {
 }
 
 TEST(CompileDatabaseTest, FormatJobsAndChild) {
-  Args A = {"--format=sarif", "-j", "3", "--cuda-lambda-tidy-child", "a.cu",
-            "--", "-j2"};
+  Args A = {"--format=sarif", "-j", "3", "--cuda-lambda-tidy-request=r.json",
+            "a.cu", "--", "-j2"};
   OwnOptions Own = takeOwnOptions(A);
   EXPECT_EQ(Own.Format, "sarif");
   EXPECT_EQ(Own.Jobs, 3u);
-  EXPECT_TRUE(Own.Child);
+  EXPECT_EQ(Own.RequestFile, "r.json");
   EXPECT_EQ(A, (Args{"a.cu", "--", "-j2"}));
   Args B = {"--format", "github", "-j4", "--format-style=llvm"};
   Own = takeOwnOptions(B);
@@ -355,4 +356,44 @@ TEST(CompileDatabaseTest, WarningsAreAboutTheFilesLinted) {
       translateCompileDatabase(Db, env(), false);
   ASSERT_TRUE(bool(All));
   EXPECT_EQ(All->Warnings, (Args{Dropped("--bogus-a"), Dropped("--bogus-b")}));
+}
+
+TEST(CompileDatabaseTest, ChildRequestAndReplyRoundTrip) {
+  ChildRequest Request;
+  Request.Pass = "device";
+  Request.NoToolkit = true;
+  Request.Translated = true;
+  Request.ProbeFile = "/t/probe";
+  Request.ResultsCacheDir = "/c";
+  Request.PreambleAtFirstLint = true;
+  Request.ReplyFile = "/t/reply";
+  llvm::Expected<ChildRequest> Read =
+      readChildRequest(writeChildRequest(Request));
+  ASSERT_TRUE(static_cast<bool>(Read)) << llvm::toString(Read.takeError());
+  EXPECT_EQ(Read->Pass, "device");
+  EXPECT_FALSE(Read->AllowPlugins);
+  EXPECT_TRUE(Read->NoToolkit);
+  EXPECT_TRUE(Read->Translated);
+  EXPECT_EQ(Read->ProbeFile, "/t/probe");
+  EXPECT_EQ(Read->ResultsCacheDir, "/c");
+  EXPECT_EQ(Read->PreambleCacheDir, "");
+  EXPECT_TRUE(Read->PreambleAtFirstLint);
+  EXPECT_EQ(Read->ReplyFile, "/t/reply");
+  llvm::Expected<ChildRequest> Bad = readChildRequest("{\"pass\": \"both\"}");
+  EXPECT_FALSE(static_cast<bool>(Bad));
+  llvm::consumeError(Bad.takeError());
+
+  ChildReply Reply;
+  Reply.Results = "miss";
+  Reply.Key = "abc";
+  Reply.Preamble = "cuda-lambda-tidy: preamble cache built: a.cu (device)";
+  ChildReply Back = readChildReply(writeChildReply(Reply));
+  EXPECT_EQ(Back.Results, "miss");
+  EXPECT_EQ(Back.Key, "abc");
+  EXPECT_EQ(Back.Preamble, Reply.Preamble);
+  // A child that stopped early wrote nothing: nothing was looked up.
+  EXPECT_EQ(readChildReply("").Results, "none");
+  EXPECT_EQ(readChildReply("{\"results\": \"miss\", \"key\": \"\", "
+                           "\"preamble\": \"\"}").Results,
+            "none");
 }

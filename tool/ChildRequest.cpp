@@ -1,0 +1,72 @@
+//===--- ChildRequest.cpp - cuda-lambda-tidy ----------------------------===//
+
+#include "ChildRequest.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+namespace cuda_lambda_tidy {
+
+std::string writeChildRequest(const ChildRequest &Request) {
+  llvm::json::Object Object{
+      {"pass", Request.Pass},
+      {"allow_plugins", Request.AllowPlugins},
+      {"no_toolkit", Request.NoToolkit},
+      {"translated", Request.Translated},
+      {"probe_file", Request.ProbeFile},
+      {"results_cache_dir", Request.ResultsCacheDir},
+      {"preamble_cache_dir", Request.PreambleCacheDir},
+      {"preamble_at_first_lint", Request.PreambleAtFirstLint},
+      {"reply_file", Request.ReplyFile}};
+  return llvm::formatv("{0:2}", llvm::json::Value(std::move(Object))).str();
+}
+
+llvm::Expected<ChildRequest> readChildRequest(llvm::StringRef Json) {
+  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Json);
+  if (!Parsed)
+    return Parsed.takeError();
+  ChildRequest Request;
+  llvm::json::Path::Root Root("request");
+  llvm::json::ObjectMapper Map(*Parsed, Root);
+  if (!Map || !Map.map("pass", Request.Pass) ||
+      !Map.map("allow_plugins", Request.AllowPlugins) ||
+      !Map.map("no_toolkit", Request.NoToolkit) ||
+      !Map.map("translated", Request.Translated) ||
+      !Map.map("probe_file", Request.ProbeFile) ||
+      !Map.map("results_cache_dir", Request.ResultsCacheDir) ||
+      !Map.map("preamble_cache_dir", Request.PreambleCacheDir) ||
+      !Map.map("preamble_at_first_lint", Request.PreambleAtFirstLint) ||
+      !Map.map("reply_file", Request.ReplyFile))
+    return llvm::createStringError("malformed child request");
+  if (Request.Pass != "" && Request.Pass != "device" && Request.Pass != "host")
+    return llvm::createStringError("child request: unknown pass '" +
+                                   Request.Pass + "'");
+  return Request;
+}
+
+std::string writeChildReply(const ChildReply &Reply) {
+  llvm::json::Object Object{{"results", Reply.Results},
+                            {"key", Reply.Key},
+                            {"preamble", Reply.Preamble}};
+  return llvm::formatv("{0:2}", llvm::json::Value(std::move(Object))).str();
+}
+
+ChildReply readChildReply(llvm::StringRef Json) {
+  ChildReply Reply;
+  llvm::Expected<llvm::json::Value> Parsed = llvm::json::parse(Json);
+  if (!Parsed) {
+    llvm::consumeError(Parsed.takeError());
+    return ChildReply();
+  }
+  llvm::json::Path::Root Root("reply");
+  llvm::json::ObjectMapper Map(*Parsed, Root);
+  if (!Map || !Map.map("results", Reply.Results) || !Map.map("key", Reply.Key) ||
+      !Map.map("preamble", Reply.Preamble))
+    return ChildReply();
+  if (Reply.Results != "hit" && Reply.Results != "miss")
+    Reply.Results = "none";
+  if (Reply.Results == "miss" && Reply.Key.empty())
+    Reply.Results = "none";
+  return Reply;
+}
+
+} // namespace cuda_lambda_tidy
