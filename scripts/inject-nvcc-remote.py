@@ -20,7 +20,8 @@ tree.tar.gz (the projects' files under 2 MB, data and binaries left out, by
 their absolute paths under ROOT: the include closure without preprocessing
 anything) and run.py. run.py unpacks the tree at /, writes each mutant next
 to its original, runs the commands N at a time (default: the cores), and
-writes RESULT.json (no compile starts after --deadline; a second call with
+writes RESULT.json (NO_EXTRACT=1 runs it where the trees already are; no
+compile starts after --deadline; a second call with
 the first's RESULT.json copied into DIR as done-1.json runs the rest): key -> verdict ("compiles", "rejected", or null with a
 reason when the compile could not be judged: a timeout, or a file the
 bundle lacks). unpack prints the table framework x kind (nvcc as expected /
@@ -57,8 +58,10 @@ opts = dict(zip(sys.argv[2::2], sys.argv[3::2]))
 jobs_n = int(opts.get("-j", os.cpu_count()))
 # No compile starts after this many seconds: what finished comes back.
 deadline = time.time() + float(opts.get("--deadline", 1e9))
-with tarfile.open(os.path.join(here, "tree.tar.gz")) as t:
-    t.extractall("/")
+# NO_EXTRACT=1: the trees are already there (this machine).
+if os.environ.get("NO_EXTRACT") != "1":
+    with tarfile.open(os.path.join(here, "tree.tar.gz")) as t:
+        t.extractall("/")
 jobs = json.load(open(os.path.join(here, "jobs.json")))
 # Keys judged by an earlier call (a results file copied into the bundle).
 done = {}
