@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceDeducedReturnOnHostCheck.h"
+#include "clang-tidy/ClangTidyModuleRegistry.h"
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostOwningObjectInDeviceCodeCheck.h"
 #include "HostPointerInDeviceCodeCheck.h"

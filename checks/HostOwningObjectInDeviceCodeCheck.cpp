@@ -76,8 +76,10 @@ public:
     return true;
   }
   bool TraverseCXXNoexceptExpr(CXXNoexceptExpr *) { return true; }
-  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc, bool) { return true; }
-  bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc, bool) { return true; }
+  bool TraverseDecltypeTypeLoc(DecltypeTypeLoc, bool = true) { return true; }
+  bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc, bool = true) {
+    return true;
+  }
   bool TraverseRequiresExpr(RequiresExpr *) { return true; }
   bool TraverseCXXTypeidExpr(CXXTypeidExpr *E) {
     return E->isPotentiallyEvaluated() ? Base::TraverseCXXTypeidExpr(E) : true;

@@ -1,6 +1,7 @@
 //===--- LambdaClosureTraitCheck.cpp - cuda-lambda-tidy -----------------===//
 
 #include "LambdaClosureTraitCheck.h"
+#include "utils/ClangVersions.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/InstantiationChain.h"
@@ -78,11 +79,7 @@ TraitUse findTrait(const Stmt *S, int Depth = 0) {
     }
     // `std::is_trivially_copyable<C>::value`: `value` may live in a base
     // (`integral_constant`), so look at the qualifier as written.
-    const NestedNameSpecifier Qualifier = Ref->getQualifier();
-    const Type *QualifierType =
-        Qualifier.getKind() == NestedNameSpecifier::Kind::Type
-            ? Qualifier.getAsType()
-            : nullptr;
+    const Type *QualifierType = utils::qualifierType(Ref->getQualifier());
     if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
             QualifierType ? QualifierType->getAsCXXRecordDecl() : nullptr)) {
       std::string Name = libraryTrait(*Spec->getSpecializedTemplate(),

@@ -13,6 +13,7 @@
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/ADT/DenseSet.h"
 #include <set>
+#include <tuple>
 
 using namespace clang::ast_matchers;
 
@@ -410,7 +411,10 @@ void LambdaHostReturnTypeQueryCheck::onEndOfTranslationUnit() {
     auto InDeviceRange = [&](SourceLocation Loc) {
       return DeviceRanges.contains(Loc, SM);
     };
-    std::set<std::pair<unsigned, const LambdaExpr *>> ReportedOrigins;
+    // Once per lambda and line that led there: clang 19 finds cub's
+    // question twice (through the dispatcher's default argument and through
+    // the alias it names), with the call's column apart.
+    std::set<std::tuple<unsigned, unsigned, const LambdaExpr *>> ReportedOrigins;
     for (const Asked &A : Instantiated) {
       const LambdaExpr *Lambda = Lambdas.lookup(A.Closure);
       if (!Lambda || ReportedLambdas.contains(Lambda) ||
@@ -428,8 +432,11 @@ void LambdaHostReturnTypeQueryCheck::onEndOfTranslationUnit() {
       if (!A.Failed && (Chain.Origin.isInvalid() ||
                         SM.isInSystemHeader(SM.getExpansionLoc(Chain.Origin))))
         continue;
+      const SourceLocation Origin = SM.getExpansionLoc(Chain.Origin);
       if (!ReportedOrigins
-               .insert({SM.getExpansionLoc(Chain.Origin).getRawEncoding(),
+               .insert({SM.getFileID(Origin).getHashValue(),
+                        Origin.isValid() ? SM.getExpansionLineNumber(Origin)
+                                         : 0,
                         Lambda})
                .second)
         continue;

@@ -1,6 +1,7 @@
 //===--- AncestorWalk.cpp - cuda-lambda-tidy ----------------------------===//
 
 #include "AncestorWalk.h"
+#include "ClangVersions.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -25,11 +26,18 @@ public:
     return !D || node(DynTypedNode::create(*D),
                       [&] { return Base::TraverseDecl(D); });
   }
+#if CLANG_VERSION_MAJOR >= 22
   bool TraverseTypeLoc(TypeLoc TL, bool TraverseQualifier = true) {
     return !TL || node(DynTypedNode::create(TL), [&] {
       return Base::TraverseTypeLoc(TL, TraverseQualifier);
     });
   }
+#else
+  bool TraverseTypeLoc(TypeLoc TL) {
+    return !TL || node(DynTypedNode::create(TL),
+                       [&] { return Base::TraverseTypeLoc(TL); });
+  }
+#endif
   bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc NNS) {
     return !NNS || node(DynTypedNode::create(NNS), [&] {
       return Base::TraverseNestedNameSpecifierLoc(NNS);

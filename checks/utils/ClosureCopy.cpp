@@ -1,6 +1,7 @@
 //===--- ClosureCopy.cpp - cuda-lambda-tidy -----------------------------===//
 
 #include "ClosureCopy.h"
+#include "ClangVersions.h"
 #include "clang/AST/DeclTemplate.h"
 
 namespace clang::tidy::cuda::utils {
@@ -86,7 +87,7 @@ ClosureCopyBlocker closureCopyBlockerOf(const CXXRecordDecl &Record,
                    ? Context.getTypeSizeInChars(Context.VoidPtrTy).getQuantity()
                    : Context.getTypeSizeInChars(Field->getType()).getQuantity();
   } else {
-    Bytes = Context.getTypeSizeInChars(Context.getCanonicalTagType(Definition))
+    Bytes = Context.getTypeSizeInChars(canonicalTagType(Context, Definition))
                 .getQuantity();
   }
   if (Bytes > MaxClosureCopyBytes)

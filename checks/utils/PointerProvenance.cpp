@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PointerProvenance.h"
+#include "llvm/ADT/STLExtras.h"
 #include "DeviceReach.h"
 #include "ExecutionSpace.h"
 #include "ExtendedLambda.h"
@@ -147,12 +148,11 @@ bool isLibraryFunction(const FunctionDecl &Callee) {
 
 /// The C allocators whose result is pageable host memory.
 bool isHostAllocator(llvm::StringRef Name) {
-  return llvm::StringSwitch<bool>(Name)
-      .Cases({"malloc", "calloc", "realloc", "aligned_alloc", "valloc",
-              "memalign", "pvalloc", "alloca", "__builtin_alloca",
-              "_mm_malloc", "strdup", "strndup"},
-             true)
-      .Default(false);
+  static constexpr llvm::StringLiteral Allocators[] = {
+      "malloc",     "calloc", "realloc",          "aligned_alloc",
+      "valloc",     "memalign", "pvalloc",        "alloca",
+      "__builtin_alloca", "_mm_malloc", "strdup", "strndup"};
+  return llvm::is_contained(Allocators, Name);
 }
 
 /// Functions that store a pointer through an argument written `&p`: CUDA's

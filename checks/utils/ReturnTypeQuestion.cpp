@@ -1,6 +1,7 @@
 //===--- ReturnTypeQuestion.cpp - cuda-lambda-tidy -----------------------===//
 
 #include "ReturnTypeQuestion.h"
+#include "ClangVersions.h"
 #include "ExecutionSpace.h"
 #include "ExtendedLambda.h"
 #include "InstantiationChain.h"
@@ -111,12 +112,10 @@ void askedParameters(QualType T, unsigned Depth,
                      int Level = 0) {
   if (T.isNull() || Level > 6)
     return;
-  const Type *Ty = T.getTypePtr();
+  const Type *Ty = withoutElaboration(T.getTypePtr());
   if (const auto *Dependent = dyn_cast<DependentNameType>(Ty)) {
-    const NestedNameSpecifier Qualifier = Dependent->getQualifier();
-    if (Qualifier.getKind() == NestedNameSpecifier::Kind::Type)
-      askedParameters(QualType(Qualifier.getAsType(), 0), Depth, Out,
-                      Level + 1);
+    if (const Type *Qualifier = qualifierType(Dependent->getQualifier()))
+      askedParameters(QualType(Qualifier, 0), Depth, Out, Level + 1);
     return;
   }
   const auto *Spec = dyn_cast<TemplateSpecializationType>(Ty);
@@ -206,12 +205,10 @@ const CXXRecordDecl *queryBehind(QualType T, const ASTContext &Context,
                                  std::string &Name, int Depth = 0) {
   for (int Step = 0; Step < 16 && !T.isNull() && Depth < 4; ++Step) {
     const Type *Ty = T.getTypePtr();
+    if (const Type *Qualifier = typedefQualifierType(Ty))
+      if (const CXXRecordDecl *Closure = queriedClosure(Qualifier, Name))
+        return Closure;
     if (const auto *Typedef = dyn_cast<TypedefType>(Ty)) {
-      const NestedNameSpecifier Qualifier = Typedef->getQualifier();
-      if (Qualifier.getKind() == NestedNameSpecifier::Kind::Type)
-        if (const CXXRecordDecl *Closure =
-                queriedClosure(Qualifier.getAsType(), Name))
-          return Closure;
       if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(
               Typedef->getDecl()->getDeclContext()))
         if (const CXXRecordDecl *Closure = queriedClosure(*Spec, Name))

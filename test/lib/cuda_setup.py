@@ -4,6 +4,7 @@ nvcc-compatibility header a plugin user force-includes, and nvcc's flags
 for the fixtures' verdicts."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,30 @@ def cuda_parse_flags(tool=None):
 # a user of the plugin passes it with one flag (the README says so).
 NVCC_COMPAT_HEADER = ROOT / "tool" / "compat" / "cuda_lambda_tidy_nvcc_compat.h"
 PLUGIN_NVCC_COMPAT_FLAGS = ["-include", str(NVCC_COMPAT_HEADER)]
+
+# What the plugin in a clang-tidy older than 22 (clang-tidy-19: CMakeLists.txt's
+# CUDA_LAMBDA_TIDY_LLVM) needs after those, as docs/integration.md says:
+# clang 19 knows CUDA SDKs up to 12.5 (a newer one reads as too old for the
+# kernel-launch API it declares), and its runtime wrapper includes a header
+# CUDA 13 removed. It also lints the host pass of a CUDA file unless told
+# --cuda-device-only (the runner adds that for the device pass).
+OLDER_CLANG_PLUGIN_FLAGS = ["-Xclang", "-target-sdk-version=12.5", "-isystem",
+                            str(ROOT / "tool" / "compat" / "before-clang-22")]
+
+_CLANG_TIDY_MAJOR = {}
+
+
+def clang_tidy_major(clang_tidy):
+    """The LLVM major version of the clang-tidy binary \p clang_tidy."""
+    if clang_tidy not in _CLANG_TIDY_MAJOR:
+        result = subprocess.run([clang_tidy, "--version"], capture_output=True,
+                                text=True)
+        m = re.search(r"LLVM version (\d+)", result.stdout)
+        if result.returncode != 0 or not m:
+            sys.exit(f"{clang_tidy} --version: no LLVM version in its output")
+        _CLANG_TIDY_MAJOR[clang_tidy] = int(m[1])
+    return _CLANG_TIDY_MAJOR[clang_tidy]
+
 
 NVCC_FLAGS = ["-std=c++17", "--extended-lambda", "-arch=sm_80", "-c"]
 

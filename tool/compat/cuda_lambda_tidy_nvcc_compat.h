@@ -128,7 +128,12 @@ __CUDA_LAMBDA_TIDY_MINMAX(double, double, float)
 // sincos on float: the C library has only the double sincos and sincosf.
 __CUDA_LAMBDA_TIDY_HOST_MATH void sincos(const float a, float *const sptr,
                                          float *const cptr) {
+#if __has_builtin(__builtin_sincosf)
   __builtin_sincosf(a, sptr, cptr);
+#else // clang 19, for the plugin in clang-tidy-19
+  *sptr = __builtin_sinf(a);
+  *cptr = __builtin_cosf(a);
+#endif
 }
 
 #undef __CUDA_LAMBDA_TIDY_HOST_MATH

@@ -1,0 +1,72 @@
+//===--- ClangVersions.h - cuda-lambda-tidy -------------------------------===//
+//
+// The few Clang APIs that differ between the LLVM versions the plugin is
+// built for (22, and 19 for the clang-tidy-19 of Debian 12 and Ubuntu 24.04;
+// CMakeLists.txt's CUDA_LAMBDA_TIDY_LLVM). Everything else in the checks is
+// the same source for both. Each helper says what it answers, so a check
+// never spells a version test itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CUDA_LAMBDA_TIDY_UTILS_CLANGVERSIONS_H
+#define CUDA_LAMBDA_TIDY_UTILS_CLANGVERSIONS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/NestedNameSpecifier.h"
+#include "clang/AST/Type.h"
+#include "clang/Basic/Version.h"
+
+namespace clang::tidy::cuda::utils {
+
+/// The type a written qualifier names (`T` of `T::value`), or null for a
+/// namespace, the global scope or no qualifier. Clang 22 made
+/// NestedNameSpecifier a value; before, it was a pointer that may be null.
+#if CLANG_VERSION_MAJOR >= 22
+inline const Type *qualifierType(NestedNameSpecifier Qualifier) {
+  return Qualifier.getKind() == NestedNameSpecifier::Kind::Type
+             ? Qualifier.getAsType()
+             : nullptr;
+}
+#else
+inline const Type *qualifierType(const NestedNameSpecifier *Qualifier) {
+  return Qualifier ? Qualifier->getAsType() : nullptr;
+}
+#endif
+
+/// The type named by the qualifier written on a typedef's use
+/// (`Traits<F>::type`), when \p Ty is that use: clang 22 keeps the qualifier
+/// on the TypedefType, older clangs on the ElaboratedType around it.
+inline const Type *typedefQualifierType(const Type *Ty) {
+#if CLANG_VERSION_MAJOR >= 22
+  if (const auto *Typedef = dyn_cast<TypedefType>(Ty))
+    return qualifierType(Typedef->getQualifier());
+#else
+  if (const auto *Elaborated = dyn_cast<ElaboratedType>(Ty))
+    if (isa<TypedefType>(Elaborated->getNamedType()))
+      return qualifierType(Elaborated->getQualifier());
+#endif
+  return nullptr;
+}
+
+/// \p Ty without the elaboration older clangs wrap around a qualified name
+/// as written (`cuda::std::invoke_result_t<F>`); clang 22 has none.
+inline const Type *withoutElaboration(const Type *Ty) {
+#if CLANG_VERSION_MAJOR < 22
+  while (const auto *Elaborated = dyn_cast<ElaboratedType>(Ty))
+    Ty = Elaborated->getNamedType().getTypePtr();
+#endif
+  return Ty;
+}
+
+/// The canonical type of the class \p Tag.
+inline QualType canonicalTagType(const ASTContext &Context, const TagDecl *Tag) {
+#if CLANG_VERSION_MAJOR >= 22
+  return Context.getCanonicalTagType(Tag);
+#else
+  return Context.getTypeDeclType(Tag).getCanonicalType();
+#endif
+}
+
+} // namespace clang::tidy::cuda::utils
+
+#endif
