@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceDeducedReturnOnHostCheck.h"
-#include "clang-tidy/ClangTidyModuleRegistry.h"
 #include "ExtendedLambdaFlagCheck.h"
 #include "HostOwningObjectInDeviceCodeCheck.h"
 #include "HostPointerInDeviceCodeCheck.h"
@@ -36,6 +35,7 @@
 #include "StaticInHostDeviceFunctionCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/ClangTidyModuleRegistry.h"
 
 namespace clang::tidy {
 namespace cuda {

@@ -170,14 +170,11 @@ private:
 template <typename Visitor>
 void traverseDefault(Visitor &V, const NamedDecl &Param) {
   if (const auto *NonType = dyn_cast<NonTypeTemplateParmDecl>(&Param)) {
-    if (NonType->hasDefaultArgument())
-      if (Expr *E = NonType->getDefaultArgument().getSourceExpression())
-        V.TraverseStmt(E);
+    if (Expr *E = utils::defaultArgumentOf(*NonType))
+      V.TraverseStmt(E);
   } else if (const auto *TypeParam = dyn_cast<TemplateTypeParmDecl>(&Param)) {
-    if (TypeParam->hasDefaultArgument())
-      if (const TypeSourceInfo *TSI =
-              TypeParam->getDefaultArgument().getTypeSourceInfo())
-        V.TraverseTypeLoc(TSI->getTypeLoc());
+    if (const TypeSourceInfo *TSI = utils::defaultArgumentOf(*TypeParam))
+      V.TraverseTypeLoc(TSI->getTypeLoc());
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "LambdaEnclosingFunctionCheck.h"
 #include "utils/BoolOption.h"
+#include "utils/ClangVersions.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/TemplateInstantiation.h"
@@ -210,7 +211,7 @@ void LambdaEnclosingFunctionCheck::check(
   // function with external linkage: not 'static', not in an anonymous
   // namespace or a class inside one.
   if (WindowsLinkage && !isExternalFormalLinkage(Function->getFormalLinkage())) {
-    const bool NoLinkage = Function->getFormalLinkage() == Linkage::None;
+    const bool NoLinkage = utils::isNoLinkage(Function->getFormalLinkage());
     diag(Loc, "extended %0 lambda is defined in %1, which has %select{internal|"
               "no}2 linkage, and nvcc on Windows rejects such an enclosing "
               "function; give %1 external linkage (no "

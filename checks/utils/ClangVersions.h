@@ -12,6 +12,8 @@
 #define CUDA_LAMBDA_TIDY_UTILS_CLANGVERSIONS_H
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/NestedNameSpecifier.h"
 #include "clang/AST/Type.h"
 #include "clang/Basic/Version.h"
@@ -56,6 +58,48 @@ inline const Type *withoutElaboration(const Type *Ty) {
     Ty = Elaborated->getNamedType().getTypePtr();
 #endif
   return Ty;
+}
+
+/// The type a template type parameter's default argument names, as written
+/// (`class F = invoke_result_t<Op>`), or null. Clang 19 made it a
+/// TemplateArgumentLoc.
+inline const TypeSourceInfo *defaultArgumentOf(const TemplateTypeParmDecl &P) {
+  if (!P.hasDefaultArgument())
+    return nullptr;
+#if CLANG_VERSION_MAJOR >= 19
+  return P.getDefaultArgument().getTypeSourceInfo();
+#else
+  return P.getDefaultArgumentInfo();
+#endif
+}
+
+/// A non-type template parameter's default argument as written, or null.
+inline Expr *defaultArgumentOf(const NonTypeTemplateParmDecl &P) {
+  if (!P.hasDefaultArgument())
+    return nullptr;
+#if CLANG_VERSION_MAJOR >= 19
+  return P.getDefaultArgument().getSourceExpression();
+#else
+  return P.getDefaultArgument();
+#endif
+}
+
+/// Whether \p L is "no linkage" (a local, or a member of a local class).
+inline bool isNoLinkage(Linkage L) {
+#if CLANG_VERSION_MAJOR >= 18
+  return L == Linkage::None;
+#else
+  return L == NoLinkage;
+#endif
+}
+
+/// Whether \p Method is pure virtual (`= 0`).
+inline bool isPureVirtual(const CXXMethodDecl &Method) {
+#if CLANG_VERSION_MAJOR >= 18
+  return Method.isPureVirtual();
+#else
+  return Method.isPure();
+#endif
 }
 
 /// The canonical type of the class \p Tag.

@@ -18,7 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PointerProvenance.h"
-#include "llvm/ADT/STLExtras.h"
+#include "ClangVersions.h"
 #include "DeviceReach.h"
 #include "ExecutionSpace.h"
 #include "ExtendedLambda.h"
@@ -32,6 +32,7 @@
 #include "clang/Analysis/CFG.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <optional>
@@ -1205,7 +1206,7 @@ void ProvenanceSummaries::collectFieldStores() {
 static bool hasAllMemberBodies(const CXXRecordDecl &Record) {
   for (const CXXMethodDecl *Method : Record.methods()) {
     if (Method->isDeleted() || Method->isDefaulted() || Method->isImplicit() ||
-        Method->isPureVirtual())
+        isPureVirtual(*Method))
       continue;
     if (!Method->hasBody() && !Method->isDependentContext())
       return false;

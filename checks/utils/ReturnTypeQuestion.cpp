@@ -178,8 +178,7 @@ const CXXRecordDecl *defaultArgumentQuery(const TemplateDecl &Template,
     if (!TypeParam || !TypeParam->hasDefaultArgument() ||
         TypeParam->isParameterPack())
       continue;
-    const TypeSourceInfo *Default =
-        TypeParam->getDefaultArgument().getTypeSourceInfo();
+    const TypeSourceInfo *Default = defaultArgumentOf(*TypeParam);
     if (!Default)
       continue;
     llvm::SmallVector<AskedParameter, 2> Asked;

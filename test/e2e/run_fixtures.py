@@ -62,7 +62,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from cuda_setup import (CUDA_PATH, NVCC_FLAGS, ROOT,  # noqa: E402
-                        OLDER_CLANG_PLUGIN_FLAGS, PLUGIN_NVCC_COMPAT_FLAGS,
+                        PLUGIN_NVCC_COMPAT_FLAGS, older_clang_plugin_flags,
                         clang_tidy_major, cuda_parse_flags)
 from diagnostics import DIAGNOSTIC  # noqa: E402
 from fixture_format import (VERDICT_RE, Fixture, fixtures_of,  # noqa: E402
@@ -94,8 +94,9 @@ class Route:
             return cmd
         host = ["--cuda-host-only"] if a.cuda_pass == "host" else []
         older = []
-        if clang_tidy_major(a.clang_tidy) < 22:
-            older = list(OLDER_CLANG_PLUGIN_FLAGS)
+        major = clang_tidy_major(a.clang_tidy)
+        if major < 22:
+            older = older_clang_plugin_flags(major)
             if not host and "--cuda-host-only" not in fixture.run_args:
                 older.append("--cuda-device-only")
         return [a.clang_tidy, f"--load={a.plugin}", checks, *fixture.tidy_args,

@@ -40,14 +40,24 @@ def cuda_parse_flags(tool=None):
 NVCC_COMPAT_HEADER = ROOT / "tool" / "compat" / "cuda_lambda_tidy_nvcc_compat.h"
 PLUGIN_NVCC_COMPAT_FLAGS = ["-include", str(NVCC_COMPAT_HEADER)]
 
-# What the plugin in a clang-tidy older than 22 (clang-tidy-19: CMakeLists.txt's
-# CUDA_LAMBDA_TIDY_LLVM) needs after those, as docs/integration.md says:
-# clang 19 knows CUDA SDKs up to 12.5 (a newer one reads as too old for the
-# kernel-launch API it declares), and its runtime wrapper includes a header
-# CUDA 13 removed. It also lints the host pass of a CUDA file unless told
+# What the plugin in a clang-tidy older than 22 (clang-tidy-19 or -16:
+# CMakeLists.txt's CUDA_LAMBDA_TIDY_LLVM) needs after those, as
+# docs/integration.md says: the newest CUDA SDK that clang knows (given a
+# newer one it reads the SDK as unknown and declares the kernel-launch API of
+# CUDA 9.1), an empty header for the one CUDA 13 removed that its runtime
+# wrapper includes, and, for clang 16, nvcc's C++17 default (clang 16's is
+# C++14). It also lints the host pass of a CUDA file unless told
 # --cuda-device-only (the runner adds that for the device pass).
-OLDER_CLANG_PLUGIN_FLAGS = ["-Xclang", "-target-sdk-version=12.5", "-isystem",
-                            str(ROOT / "tool" / "compat" / "before-clang-22")]
+OLDER_CLANG_SDK = {19: "12.5", 16: "11.8"}
+
+
+def older_clang_plugin_flags(major):
+    flags = ["-Xclang", f"-target-sdk-version={OLDER_CLANG_SDK[major]}",
+             "-isystem", str(ROOT / "tool" / "compat" / "before-clang-22")]
+    if major < 17:
+        flags.append("-std=c++17")
+    return flags
+
 
 _CLANG_TIDY_MAJOR = {}
 
