@@ -1,10 +1,12 @@
 //===--- ClangVersions.h - cuda-lambda-tidy -------------------------------===//
 //
 // The few Clang APIs that differ between the LLVM versions the plugin is
-// built for (22, and 19 for the clang-tidy-19 of Debian 12 and Ubuntu 24.04;
+// built for (22; 19 for the clang-tidy-19 of Debian 12 and Ubuntu 24.04,
+// tested in CI; 16, which builds but cannot parse CUDA 13's libraries;
 // CMakeLists.txt's CUDA_LAMBDA_TIDY_LLVM). Everything else in the checks is
-// the same source for both. Each helper says what it answers, so a check
-// never spells a version test itself.
+// the same source for all of them. Each helper says what it answers, so a
+// check never spells a version test itself (AncestorWalk.cpp's traversal
+// hook, whose signature differs, is the one exception).
 //
 //===----------------------------------------------------------------------===//
 
