@@ -13,7 +13,6 @@ std::string writeChildRequest(const ChildRequest &Request) {
       {"no_toolkit", Request.NoToolkit},
       {"translated", Request.Translated},
       {"probe_file", Request.ProbeFile},
-      {"results_cache_dir", Request.ResultsCacheDir},
       {"preamble_cache_dir", Request.PreambleCacheDir},
       {"preamble_at_first_lint", Request.PreambleAtFirstLint},
       {"reply_file", Request.ReplyFile}};
@@ -32,7 +31,6 @@ llvm::Expected<ChildRequest> readChildRequest(llvm::StringRef Json) {
       !Map.map("no_toolkit", Request.NoToolkit) ||
       !Map.map("translated", Request.Translated) ||
       !Map.map("probe_file", Request.ProbeFile) ||
-      !Map.map("results_cache_dir", Request.ResultsCacheDir) ||
       !Map.map("preamble_cache_dir", Request.PreambleCacheDir) ||
       !Map.map("preamble_at_first_lint", Request.PreambleAtFirstLint) ||
       !Map.map("reply_file", Request.ReplyFile))
@@ -44,9 +42,7 @@ llvm::Expected<ChildRequest> readChildRequest(llvm::StringRef Json) {
 }
 
 std::string writeChildReply(const ChildReply &Reply) {
-  llvm::json::Object Object{{"results", Reply.Results},
-                            {"key", Reply.Key},
-                            {"preamble", Reply.Preamble}};
+  llvm::json::Object Object{{"preamble", Reply.Preamble}};
   return llvm::formatv("{0:2}", llvm::json::Value(std::move(Object))).str();
 }
 
@@ -59,13 +55,8 @@ ChildReply readChildReply(llvm::StringRef Json) {
   }
   llvm::json::Path::Root Root("reply");
   llvm::json::ObjectMapper Map(*Parsed, Root);
-  if (!Map || !Map.map("results", Reply.Results) || !Map.map("key", Reply.Key) ||
-      !Map.map("preamble", Reply.Preamble))
+  if (!Map || !Map.map("preamble", Reply.Preamble))
     return ChildReply();
-  if (Reply.Results != "hit" && Reply.Results != "miss")
-    Reply.Results = "none";
-  if (Reply.Results == "miss" && Reply.Key.empty())
-    Reply.Results = "none";
   return Reply;
 }
 

@@ -36,9 +36,6 @@ struct ChildRequest {
   /// A device pass that probes whether the host pass is needed
   /// (PassProbe.h): where the probe writes its verdict; "" for none.
   std::string ProbeFile;
-  /// The results cache to look this pass up in (it is over one file of a
-  /// database); "" for none.
-  std::string ResultsCacheDir;
   /// The preamble cache of the one file linted (PreambleCache.h); "" for
   /// none.
   std::string PreambleCacheDir;
@@ -49,11 +46,6 @@ struct ChildRequest {
 
 /// What a child answers.
 struct ChildReply {
-  /// The results cache: "hit" (the output was replayed), "miss" (the parent
-  /// stores the output under Key), or "none" (not looked up, or the pass had
-  /// no compile command to key).
-  std::string Results = "none";
-  std::string Key;
   /// What became of the preamble, as CUDA_LAMBDA_TIDY_EXPLAIN_CACHE says
   /// it: the parent prints it; "" when none was asked for.
   std::string Preamble;
@@ -64,7 +56,7 @@ llvm::Expected<ChildRequest> readChildRequest(llvm::StringRef Json);
 
 std::string writeChildReply(const ChildReply &Reply);
 /// A reply that is missing or unreadable (the child stopped early) reads as
-/// the default: nothing looked up, no preamble.
+/// the default: no preamble.
 ChildReply readChildReply(llvm::StringRef Json);
 
 } // namespace cuda_lambda_tidy

@@ -112,10 +112,6 @@ int lintOnePass(DropInRun &Run, std::vector<std::string> Args,
   std::string DatabaseDir = databaseDirOf(CommandLine);
   if (DatabaseDir.empty())
     return runWithFlags(Run, Args, Own);
-  if (Request && !Request->ResultsCacheDir.empty()) {
-    ResultsLookup Lookup = resultsLookupOf(Args, Own, *Request);
-    return runWithDatabase(Run, Args, CommandLine, DatabaseDir, Own, &Lookup);
-  }
   return runWithDatabase(Run, Args, CommandLine, DatabaseDir, Own);
 }
 

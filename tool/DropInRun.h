@@ -95,8 +95,8 @@ public:
   /// What the parent asked, when this process is one of its children
   /// (PassChildren.h); the reply is written to Request->ReplyFile at the end.
   std::optional<ChildRequest> Request;
-  /// What this child answers: filled as the lint goes (the results cache's
-  /// lookup, the preamble's outcome).
+  /// What this child answers: filled as the lint goes (the preamble's
+  /// outcome).
   ChildReply Reply;
 
   /// The pass this process lints ("" for one pass over plain C++ or both

@@ -168,24 +168,24 @@ int runClangTidy(DropInRun &Run, llvm::ArrayRef<std::string> Args) {
   return Status;
 }
 
-static void writeWhole(llvm::StringRef Path, llvm::StringRef Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(Path, EC);
-  if (!EC)
-    Out << Text;
-}
-
-/// Looks the one file of \p Final (the arguments for clang-tidy, the
-/// translated database in \p TempDir) up in the results cache: on a hit,
-/// prints and writes what the pass printed and wrote then, and returns its
-/// exit status; on a miss, says so in the reply (the parent stores the
-/// output under its key) and returns nothing.
-static std::optional<int> replayCachedResult(DropInRun &Run,
-                                             llvm::ArrayRef<std::string> Final,
-                                             llvm::StringRef TempDir,
-                                             llvm::StringRef ResourceDir,
-                                             const ResultsLookup &Lookup) {
-  ToolCommandLine CommandLine = parseToolCommandLine(Final);
+std::optional<std::string>
+resultsKeyOf(DropInRun &Run, llvm::ArrayRef<std::string> ChildArgs,
+             const ChildRequest &Request) {
+  // The child's command line as it lints it (lintOnePass, runWithDatabase):
+  // its pass added, `-p` naming the translated database, clang's resource
+  // directory.
+  const std::string Pass = Request.Pass == "both" ? "" : Request.Pass;
+  std::vector<std::string> Args = withCudaPass(ChildArgs, Pass);
+  std::string DatabaseDir = databaseDirOf(parseToolCommandLine(Args));
+  if (DatabaseDir.empty())
+    return std::nullopt;
+  llvm::Expected<std::string> ResourceDir = Run.resourceDir();
+  if (!ResourceDir) {
+    llvm::consumeError(ResourceDir.takeError());
+    return std::nullopt;
+  }
+  std::vector<std::string> Final =
+      withResourceDir(withBuildPath(Args, DatabaseDir, {}), *ResourceDir);
   std::string SourcePath;
   std::optional<clang::tooling::CompileCommand> Found =
       lintCommandOf(Final, SourcePath);
@@ -194,7 +194,9 @@ static std::optional<int> replayCachedResult(DropInRun &Run,
   const clang::tooling::CompileCommand &Command = *Found;
   const clang::tooling::CommandLineArguments &Line = Command.CommandLine;
   llvm::SmallString<256> Source(SourcePath);
-  std::vector<std::string> Volatile = {TempDir.str(), ResourceDir.str()};
+  // This run's temporary paths (the translated database's directory,
+  // clang's resource directory) are left out of the key.
+  std::vector<std::string> Volatile = {DatabaseDir, *ResourceDir};
   llvm::Expected<std::string> Input =
       preprocessedInputDigest(Line, Command.Directory, Volatile);
   if (!Input) {
@@ -209,26 +211,23 @@ static std::optional<int> replayCachedResult(DropInRun &Run,
         Arg.replace(At, Prefix.size(), "<tmp>");
     Flags += Arg + "\n";
   }
-  std::string Key = digestOf(
-      {"cuda-lambda-tidy results 1",
-       toolIdentity(CUDA_LAMBDA_TIDY_VERSION, Run.self()),
-       Lookup.KeyArgs, Source.str().str(), Command.Directory, Flags,
+  // What the child is asked, by what the database says rather than where
+  // it is (the launcher writes the same database to a new temporary
+  // directory for every compile), its files to write left out.
+  std::vector<std::string> Rest = withBuildPath(Args, "<database>", {});
+  const bool ExportsFixes = !takeExportFixes(Rest).empty();
+  std::string KeyArgs = "pass=" + Pass + (Request.NoToolkit ? " no-toolkit" : "") +
+                        (Request.AllowPlugins ? " allow-plugins" : "") +
+                        (Request.ProbeFile.empty() ? "" : " probe") +
+                        (ExportsFixes ? " export-fixes" : "") + "\n";
+  for (const std::string &Arg : Rest)
+    KeyArgs += Arg + "\n";
+  ToolCommandLine CommandLine = parseToolCommandLine(Final);
+  return digestOf(
+      {"cuda-lambda-tidy results 2",
+       toolIdentity(CUDA_LAMBDA_TIDY_VERSION, Run.self()), KeyArgs,
+       Source.str().str(), Command.Directory, Flags,
        configurationInputs(Source, CommandLine.ToolArgs), *Input});
-  std::optional<CachedResult> Hit = readCachedResult(Lookup.CacheDir, Key);
-  if (!Hit) {
-    Run.Reply.Results = "miss";
-    Run.Reply.Key = Key;
-    return std::nullopt;
-  }
-  llvm::outs() << Hit->Stdout;
-  llvm::outs().flush();
-  llvm::errs() << Hit->Stderr;
-  if (!Lookup.ExportFixes.empty())
-    writeWhole(Lookup.ExportFixes, Hit->Fixes);
-  if (!Lookup.ProbeFile.empty())
-    writeWhole(Lookup.ProbeFile, Hit->Probe);
-  Run.Reply.Results = "hit";
-  return Hit->Status;
 }
 
 llvm::Expected<TranslatedDatabase>
@@ -304,8 +303,7 @@ translateDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Sources,
 
 int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
                     const ToolCommandLine &CommandLine,
-                    llvm::StringRef DatabaseDir, const OwnOptions &Own,
-                    const ResultsLookup *Lookup) {
+                    llvm::StringRef DatabaseDir, const OwnOptions &Own) {
   // A parent's children get the database it translated once.
   TranslatedDatabase Database{DatabaseDir.str(), {}};
   if (Run.Request && Run.Request->Translated) {
@@ -317,43 +315,11 @@ int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
       return inputError(llvm::toString(Translated.takeError()));
     Database = std::move(*Translated);
   }
-  std::vector<std::string> WithDatabase = withBuildPath(
-      Args, Database.Dir,
-      CommandLine.SourcePaths.empty() ? Database.CudaFiles
-                                      : std::vector<std::string>());
-  if (Lookup) {
-    llvm::Expected<std::string> ResourceDir = Run.resourceDir();
-    if (!ResourceDir)
-      return inputError(llvm::toString(ResourceDir.takeError()));
-    if (std::optional<int> Status = replayCachedResult(
-            Run, withResourceDir(WithDatabase, *ResourceDir), Database.Dir,
-            *ResourceDir, *Lookup))
-      return *Status;
-  }
-  return runClangTidy(Run, WithDatabase);
-}
-
-ResultsLookup resultsLookupOf(llvm::ArrayRef<std::string> Args,
-                              const OwnOptions &Own,
-                              const ChildRequest &Request) {
-  ResultsLookup Lookup;
-  Lookup.CacheDir = Request.ResultsCacheDir;
-  Lookup.ProbeFile = Request.ProbeFile;
-  llvm::StringRef ProbeFile = Lookup.ProbeFile;
-  // The database by what it says, not where it is: the translated command
-  // and the input are keyed by replayCachedResult, and the launcher writes
-  // the same database to a new temporary directory for every compile.
-  std::vector<std::string> Rest = withBuildPath(Args, "<database>", {});
-  Lookup.ExportFixes = takeExportFixes(Rest);
-  // What the child was asked, without this run's temporary paths.
-  Lookup.KeyArgs = "pass=" + Own.CudaPass +
-                   (Own.NoToolkit ? " no-toolkit" : "") +
-                   (Own.AllowPlugins ? " allow-plugins" : "") +
-                   (ProbeFile.empty() ? "" : " probe") +
-                   (Lookup.ExportFixes.empty() ? "" : " export-fixes") + "\n";
-  for (const std::string &Arg : Rest)
-    Lookup.KeyArgs += Arg + "\n";
-  return Lookup;
+  return runClangTidy(
+      Run, withBuildPath(Args, Database.Dir,
+                         CommandLine.SourcePaths.empty()
+                             ? Database.CudaFiles
+                             : std::vector<std::string>()));
 }
 
 int runWithFlags(DropInRun &Run, llvm::ArrayRef<std::string> Args,

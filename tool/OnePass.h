@@ -3,9 +3,9 @@
 // One lint in this process: clang-tidy's main over one pass (device, host,
 // or plain C++), with the compile database's nvcc entries translated, or,
 // without a database, with the toolkit's flags (or the fallback headers)
-// added to the files named; a pass over one file of a database is first
-// looked up in the results cache, a lint of one file may load a cached
-// preamble. The parent that splits a lint into such passes is in
+// added to the files named; a lint of one file may load a cached preamble.
+// The results cache's key of a pass over one file of a database is here too
+// (resultsKeyOf), for the parent that looks it up. The parent that splits a lint into such passes is in
 // PassChildren.h.
 //
 //===----------------------------------------------------------------------===//
@@ -16,23 +16,24 @@
 #include "CudaInvocation.h"
 #include "DropInRun.h"
 #include "llvm/ADT/ArrayRef.h"
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace cuda_lambda_tidy {
 
-/// What a child pass needs to look itself up in the results cache.
-struct ResultsLookup {
-  std::string CacheDir;
-  std::string KeyArgs; ///< the child's options, this run's paths left out
-  std::string ExportFixes, ProbeFile; ///< where a hit's outputs go
-};
-
-/// The lookup of a child that \p Request asks to use the results cache,
-/// for the pass \p Own.CudaPass with the arguments \p Args.
-ResultsLookup resultsLookupOf(llvm::ArrayRef<std::string> Args,
-                              const OwnOptions &Own,
-                              const ChildRequest &Request);
+/// The results cache's key of the pass \p Request asks of a child over one
+/// file of the database its parent translated, \p ChildArgs being the
+/// child's clang-tidy arguments (`-p` the translated database, the file,
+/// `--export-fixes`): the tool, what the child is asked (this run's
+/// temporary paths left out), the file's compile command and configuration,
+/// and its preprocessed input. std::nullopt where the pass cannot be keyed
+/// (no compile command, an input that does not preprocess): it is linted.
+/// The parent looks each such pass up before it starts its child
+/// (PassChildren.h), and a hit starts none.
+std::optional<std::string> resultsKeyOf(DropInRun &Run,
+                                        llvm::ArrayRef<std::string> ChildArgs,
+                                        const ChildRequest &Request);
 
 /// Runs clang-tidy's main on \p Args (arguments without argv[0]) with
 /// clang's resource directory and, with the preamble cache on, the cached
@@ -59,13 +60,10 @@ translateDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Sources,
 
 /// Lints with the database in \p DatabaseDir: translated first
 /// (translateDatabase), unless the child request of \p Run says the parent
-/// did; with
-/// \p Lookup, a pass over one file is first looked up in the results
-/// cache.
+/// did.
 int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
                     const ToolCommandLine &CommandLine,
-                    llvm::StringRef DatabaseDir, const OwnOptions &Own,
-                    const ResultsLookup *Lookup = nullptr);
+                    llvm::StringRef DatabaseDir, const OwnOptions &Own);
 
 /// Lints without a compile database: CUDA sources given without compile
 /// flags get the toolkit's, or, without one, the fallback headers'; every

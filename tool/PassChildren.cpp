@@ -98,6 +98,13 @@ struct ChildRun {
   size_t Group = 0;              ///< which output group it belongs to
   std::string StdoutFile, StderrFile, FixesFile;
   ChildReply Reply;              ///< what it answered, once done
+  /// A pass over one file of a database, looked up in the results cache
+  /// before its child is started.
+  bool UsesResultsCache = false;
+  /// "hit" (replayed, no child started), "miss" (its output is stored
+  /// under CacheKey), "none" (it could not be keyed).
+  std::string CacheOutcome = "none";
+  std::string CacheKey;
   /// A host pass that runs only when the probe of run \c ProbedBy says so.
   std::optional<size_t> ProbedBy;
   bool Skipped = false; ///< a probed host pass that was not needed
@@ -139,6 +146,41 @@ static std::string readWhole(llvm::StringRef Path) {
   return Buffer ? (*Buffer)->getBuffer().str() : std::string();
 }
 
+static void writeWhole(llvm::StringRef Path, llvm::StringRef Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Path, EC);
+  if (!EC)
+    Out << Text;
+}
+
+/// Looks \p Run up in the results cache at \p CacheDir before its child is
+/// started: on a hit, writes what the pass printed and wrote then where its
+/// child would have (its stdout, stderr, fixes and probe files), takes its
+/// exit status, and returns true: no child runs.
+static bool replayCachedResult(DropInRun &DropIn, ChildRun &Run,
+                               llvm::StringRef CacheDir) {
+  std::optional<std::string> Key = resultsKeyOf(
+      DropIn, llvm::ArrayRef(Run.Args).drop_front(), Run.Request);
+  if (!Key)
+    return false;
+  std::optional<CachedResult> Hit = readCachedResult(CacheDir, *Key);
+  if (!Hit) {
+    Run.CacheOutcome = "miss";
+    Run.CacheKey = *Key;
+    return false;
+  }
+  Run.CacheOutcome = "hit";
+  writeWhole(Run.StdoutFile, Hit->Stdout);
+  writeWhole(Run.StderrFile, Hit->Stderr);
+  if (!Run.FixesFile.empty())
+    writeWhole(Run.FixesFile, Hit->Fixes);
+  if (!Run.Request.ProbeFile.empty())
+    writeWhole(Run.Request.ProbeFile, Hit->Probe);
+  Run.Status = Hit->Status;
+  Run.Done = true;
+  return true;
+}
+
 /// Stores in the results cache at \p CacheDir what each pass of \p Runs
 /// that missed it printed and wrote, and says (CUDA_LAMBDA_TIDY_EXPLAIN_CACHE)
 /// which passes hit.
@@ -146,18 +188,18 @@ static void storeMissedResults(std::vector<ChildRun> &Runs,
                                llvm::ArrayRef<std::vector<std::string>> Groups,
                                llvm::StringRef CacheDir) {
   for (ChildRun &Run : Runs) {
-    if (Run.Request.ResultsCacheDir.empty())
+    if (!Run.UsesResultsCache)
       continue;
     const std::string &Pass = Run.Request.Pass;
     // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: say which passes hit the cache.
     if (explains("CACHE") && !Run.Skipped)
-      llvm::errs() << "cuda-lambda-tidy: results cache " << Run.Reply.Results
+      llvm::errs() << "cuda-lambda-tidy: results cache " << Run.CacheOutcome
                    << ": " << Groups[Run.Group].front() << " ("
                    << (Pass.empty() ? llvm::StringRef("one pass")
                                     : llvm::StringRef(Pass))
                    << ")\n";
     if (Run.Skipped || !Run.Done || Run.Status < 0 ||
-        Run.Reply.Results != "miss")
+        Run.CacheOutcome != "miss")
       continue;
     CachedResult Result;
     Result.Status = Run.Status;
@@ -169,7 +211,7 @@ static void storeMissedResults(std::vector<ChildRun> &Runs,
       Result.Probe = readWhole(Run.Request.ProbeFile);
     // A cache that cannot be written (a read-only home) only costs time.
     if (llvm::Error Failed =
-            writeCachedResult(CacheDir, Run.Reply.Key, Result)) {
+            writeCachedResult(CacheDir, Run.CacheKey, Result)) {
       if (explains("CACHE"))
         warning("results cache: " + llvm::toString(std::move(Failed)));
       else
@@ -237,8 +279,7 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
     }
     if (ProbeHostPass && Request.Pass == "host")
       Run.ProbedBy = DeviceRunOf[G];
-    if (!CacheDir.empty() && Groups[G].size() == 1)
-      Request.ResultsCacheDir = CacheDir.str();
+    Run.UsesResultsCache = !CacheDir.empty() && Groups[G].size() == 1;
     Request.PreambleCacheDir = PreambleDir.str();
     Request.PreambleAtFirstLint =
         !PreambleDir.empty() && Own.PreambleAtFirstLint;
@@ -308,9 +349,11 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
         continue;
       }
     }
+    ChildRun &Run = Runs[I];
+    if (Run.UsesResultsCache && replayCachedResult(DropIn, Run, CacheDir))
+      continue;
     if (Running.size() >= std::max(1u, Parallel))
       WaitOldest();
-    ChildRun &Run = Runs[I];
     const std::string &Self = DropIn.self();
     std::vector<llvm::StringRef> ArgRefs = {Self};
     ArgRefs.insert(ArgRefs.end(), Run.Args.begin(), Run.Args.end());
@@ -332,7 +375,7 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
   while (!Running.empty())
     WaitOldest();
   for (ChildRun &Run : Runs) {
-    if (!Run.Skipped)
+    if (!Run.Skipped && Run.CacheOutcome != "hit")
       Run.Reply = readChildReply(readWhole(Run.Request.ReplyFile));
     llvm::sys::fs::remove(Run.Request.ReplyFile);
     llvm::sys::fs::remove(Run.RequestFile);
