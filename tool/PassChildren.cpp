@@ -374,6 +374,15 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
   }
   while (!Running.empty())
     WaitOldest();
+  // CUDA_LAMBDA_TIDY_EXPLAIN_PASSES=1: how many passes needed a process of
+  // their own (the others were skipped host passes or results cache hits).
+  if (explains("PASSES")) {
+    const size_t Started = llvm::count_if(Runs, [](const ChildRun &Run) {
+      return !Run.Skipped && Run.CacheOutcome != "hit";
+    });
+    llvm::errs() << "cuda-lambda-tidy: " << Started << " of " << Runs.size()
+                 << " passes linted in a child process\n";
+  }
   for (ChildRun &Run : Runs) {
     if (!Run.Skipped && Run.CacheOutcome != "hit")
       Run.Reply = readChildReply(readWhole(Run.Request.ReplyFile));

@@ -11,7 +11,8 @@ SARIF logs, merged, validate against the SARIF 2.1.0 schema and hold the
 same results and rules as the unsharded run's log.
 
 Results cache (a temporary --cache-dir): a second run over an unchanged
-database hits for every pass and prints the same output and exit status (also
+database hits for every pass, starts no child process (the parent looks each
+pass up first), and prints the same output and exit status (also
 when the database is copied to another directory, as the compiler launcher
 writes one per compile); a
 changed header misses for the file that includes it (and only for it); a
@@ -34,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 FIXTURE = HERE.parent / "data" / "both-passes" / "split.cu"
 CUDA_PATH = os.environ.get("CUDA_PATH") or "/usr/local/cuda"
 CACHE_LINE = re.compile(r"^cuda-lambda-tidy: results cache (\w+): (.+) \((\w+)\)$", re.M)
+CHILDREN_LINE = re.compile(r"^cuda-lambda-tidy: (\d+) of \d+ passes linted in a child process$", re.M)
 
 
 def fnv1a64(text):
@@ -90,7 +92,8 @@ def main():
                "file": str(root / n)} for n in names]
         (build / "compile_commands.json").write_text(json.dumps(db))
         cache = root / "cache"
-        env = dict(os.environ, CUDA_LAMBDA_TIDY_EXPLAIN_CACHE="1")
+        env = dict(os.environ, CUDA_LAMBDA_TIDY_EXPLAIN_CACHE="1",
+                   CUDA_LAMBDA_TIDY_EXPLAIN_PASSES="1")
         env.pop("CUDA_LAMBDA_TIDY_NO_CACHE", None)
 
         def lint(*extra):
@@ -159,6 +162,12 @@ def main():
         sarif2, events2 = cached("--format=sarif")
         check(all(e == {"hit"} for e in events2.values()) and len(events2) == len(names),
               f"unchanged database: every pass hits, got {events2}")
+        # The parent looks each pass up before starting its child: a fully
+        # warm run starts none (the cold run above started one per pass).
+        started = lambda result: [int(n) for n in CHILDREN_LINE.findall(result.stderr)]
+        check(started(whole) == [2 * len(names)] and started(sarif2) == [0],
+              f"child processes started, cold then warm: {started(whole)}, "
+              f"{started(sarif2)} (want {2 * len(names)}, then 0)")
         check(sarif2.stdout == whole.stdout and sarif2.returncode == whole.returncode,
               "a hit prints other output than the run that stored it:\n"
               f"{whole.stdout}\n----\n{sarif2.stdout}")
