@@ -17,8 +17,9 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
-#include <deque>
+#include <chrono>
 #include <set>
+#include <thread>
 
 namespace cuda_lambda_tidy {
 
@@ -313,26 +314,50 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
     Runs.push_back(std::move(Run));
   }
 
-  // Start in order; wait for the oldest running child when all slots are
-  // taken, so that --fix (one slot) runs strictly in order.
-  std::deque<size_t> Running;
-  auto WaitOldest = [&] {
-    ChildRun &Run = Runs[Running.front()];
-    Running.pop_front();
-    std::string Message;
-    llvm::sys::ProcessInfo Done =
-        llvm::sys::Wait(Run.Process, std::nullopt, &Message);
+  // Start in order; when all slots are taken, wait for whichever running
+  // child ends first, so that one long pass (a thrust-heavy file) does not
+  // hold a free slot behind it. With one slot (--fix) that is the one
+  // started last: strictly in order.
+  std::vector<size_t> Running;
+  auto Finished = [&](size_t Slot, const llvm::sys::ProcessInfo &Done,
+                      const std::string &Message) {
+    ChildRun &Run = Runs[Running[Slot]];
+    Running.erase(Running.begin() + Slot);
     Run.Status = Done.ReturnCode;
     Run.Done = true;
     if (Run.Status < 0)
       llvm::errs() << "cuda-lambda-tidy: error: a child pass failed: "
                    << Message << "\n";
   };
+  auto WaitAny = [&] {
+    if (Running.size() == 1) {
+      std::string Message;
+      Finished(0, llvm::sys::Wait(Runs[Running[0]].Process, std::nullopt,
+                                  &Message),
+               Message);
+      return;
+    }
+    for (;;) {
+      for (size_t Slot = 0; Slot < Running.size(); ++Slot) {
+        std::string Message;
+        // Zero seconds: a non-blocking look; a child still running reads
+        // as process id 0.
+        llvm::sys::ProcessInfo Done =
+            llvm::sys::Wait(Runs[Running[Slot]].Process, /*SecondsToWait=*/0,
+                            &Message, nullptr, /*Polling=*/true);
+        if (Done.Pid != 0) {
+          Finished(Slot, Done, Message);
+          return;
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  };
   for (size_t I = 0; I < Runs.size(); ++I) {
     if (Runs[I].ProbedBy) {
       ChildRun &Device = Runs[*Runs[I].ProbedBy];
       while (!Device.Done && !Running.empty())
-        WaitOldest();
+        WaitAny();
       // A device pass that failed (clang's errors, or findings made errors)
       // gets the host pass too: errors are worth both sides' view.
       std::optional<std::string> Why =
@@ -353,7 +378,7 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
     if (Run.UsesResultsCache && replayCachedResult(DropIn, Run, CacheDir))
       continue;
     if (Running.size() >= std::max(1u, Parallel))
-      WaitOldest();
+      WaitAny();
     const std::string &Self = DropIn.self();
     std::vector<llvm::StringRef> ArgRefs = {Self};
     ArgRefs.insert(ArgRefs.end(), Run.Args.begin(), Run.Args.end());
@@ -373,7 +398,7 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
     Running.push_back(I);
   }
   while (!Running.empty())
-    WaitOldest();
+    WaitAny();
   // CUDA_LAMBDA_TIDY_EXPLAIN_PASSES=1: how many passes needed a process of
   // their own (the others were skipped host passes or results cache hits).
   if (explains("PASSES")) {
