@@ -374,11 +374,12 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
         continue;
       }
     }
+    // A slot first: the lookup preprocesses the file, work that -j counts.
+    if (Running.size() >= std::max(1u, Parallel))
+      WaitAny();
     ChildRun &Run = Runs[I];
     if (Run.UsesResultsCache && replayCachedResult(DropIn, Run, CacheDir))
       continue;
-    if (Running.size() >= std::max(1u, Parallel))
-      WaitAny();
     const std::string &Self = DropIn.self();
     std::vector<llvm::StringRef> ArgRefs = {Self};
     ArgRefs.insert(ArgRefs.end(), Run.Args.begin(), Run.Args.end());
