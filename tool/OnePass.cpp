@@ -216,7 +216,8 @@ resultsKeyOf(DropInRun &Run, llvm::ArrayRef<std::string> ChildArgs,
   // directory for every compile), its files to write left out.
   std::vector<std::string> Rest = withBuildPath(Args, "<database>", {});
   const bool ExportsFixes = !takeExportFixes(Rest).empty();
-  std::string KeyArgs = "pass=" + Pass + (Request.NoToolkit ? " no-toolkit" : "") +
+  std::string KeyArgs = "pass=" + Pass +
+                        (Request.NoToolkit ? " no-toolkit" : "") +
                         (Request.AllowPlugins ? " allow-plugins" : "") +
                         (Request.ProbeFile.empty() ? "" : " probe") +
                         (ExportsFixes ? " export-fixes" : "") + "\n";
