@@ -5,8 +5,8 @@
 // without a database, with the toolkit's flags (or the fallback headers)
 // added to the files named; a lint of one file may load a cached preamble.
 // The results cache's key of a pass over one file of a database is here too
-// (resultsKeyOf), for the parent that looks it up. The parent that splits a lint into such passes is in
-// PassChildren.h.
+// (resultsKeyOf), for the parent that looks it up. The parent that splits a
+// lint into such passes is in PassChildren.h.
 //
 //===----------------------------------------------------------------------===//
 
