@@ -174,9 +174,10 @@ resultsKeyOf(DropInRun &Run, llvm::ArrayRef<std::string> ChildArgs,
   // The child's command line as it lints it (lintOnePass, runWithDatabase):
   // its pass added, `-p` naming the translated database, clang's resource
   // directory.
-  const std::string Pass = Request.Pass == "both" ? "" : Request.Pass;
+  const std::string &Pass = Request.Pass;
   std::vector<std::string> Args = withCudaPass(ChildArgs, Pass);
-  std::string DatabaseDir = databaseDirOf(parseToolCommandLine(Args));
+  const ToolCommandLine CommandLine = parseToolCommandLine(Args);
+  std::string DatabaseDir = databaseDirOf(CommandLine);
   if (DatabaseDir.empty())
     return std::nullopt;
   llvm::Expected<std::string> ResourceDir = Run.resourceDir();
@@ -223,7 +224,6 @@ resultsKeyOf(DropInRun &Run, llvm::ArrayRef<std::string> ChildArgs,
                         (ExportsFixes ? " export-fixes" : "") + "\n";
   for (const std::string &Arg : Rest)
     KeyArgs += Arg + "\n";
-  ToolCommandLine CommandLine = parseToolCommandLine(Final);
   return digestOf(
       {"cuda-lambda-tidy results 2",
        toolIdentity(CUDA_LAMBDA_TIDY_VERSION, Run.self()), KeyArgs,
