@@ -3,6 +3,7 @@
 #include "DeviceDeducedReturnOnHostCheck.h"
 #include "utils/PassDependence.h"
 #include "utils/ExecutionSpace.h"
+#include "utils/NodeDispatch.h"
 #include "utils/SourceText.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
@@ -33,18 +34,18 @@ bool isDeviceWithDeducedReturnType(const ValueDecl *D) {
   return utils::executionSpaceOf(*Function) == utils::ExecutionSpace::Device;
 }
 
-// One matcher per reference, not declRefExpr(to(functionDecl(...)),
-// unless(isExpansionInSystemHeader())): every reference of the unit is
-// tried, and each nested matcher costs a dispatch. The system header last.
-AST_MATCHER(DeclRefExpr, namesDeviceWithDeducedReturnType) {
-  return isDeviceWithDeducedReturnType(Node.getDecl()) &&
-         !utils::isExpansionInSystemHeader(
-             Node.getBeginLoc(), Finder->getASTContext().getSourceManager());
+// Every reference of the unit is tested: the system header last.
+bool namesDeviceWithDeducedReturnType(const DeclRefExpr &Ref,
+                                      ASTContext &Context) {
+  return isDeviceWithDeducedReturnType(Ref.getDecl()) &&
+         !utils::isExpansionInSystemHeader(Ref.getBeginLoc(),
+                                           Context.getSourceManager());
 }
-AST_MATCHER(MemberExpr, namesDeviceMemberWithDeducedReturnType) {
-  return isDeviceWithDeducedReturnType(Node.getMemberDecl()) &&
-         !utils::isExpansionInSystemHeader(
-             Node.getBeginLoc(), Finder->getASTContext().getSourceManager());
+bool namesDeviceMemberWithDeducedReturnType(const MemberExpr &Member,
+                                            ASTContext &Context) {
+  return isDeviceWithDeducedReturnType(Member.getMemberDecl()) &&
+         !utils::isExpansionInSystemHeader(Member.getBeginLoc(),
+                                           Context.getSourceManager());
 }
 
 } // namespace
@@ -57,10 +58,10 @@ void DeviceDeducedReturnOnHostCheck::registerPPCallbacks(
 void DeviceDeducedReturnOnHostCheck::registerMatchers(MatchFinder *Finder) {
   // Instantiations too: a dependent call names the function only there,
   // and nvcc misses those (the host compiler then sees `void`).
-  Finder->addMatcher(
-      declRefExpr(namesDeviceWithDeducedReturnType()).bind("ref"), this);
-  Finder->addMatcher(
-      memberExpr(namesDeviceMemberWithDeducedReturnType()).bind("ref"), this);
+  NodeMatches.push_back(utils::matchNodes<DeclRefExpr>(
+      *Finder, this, namesDeviceWithDeducedReturnType, "ref"));
+  NodeMatches.push_back(utils::matchNodes<MemberExpr>(
+      *Finder, this, namesDeviceMemberWithDeducedReturnType, "ref"));
   Callables = utils::matchCallables(*Finder, this);
 }
 

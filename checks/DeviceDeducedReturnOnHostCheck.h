@@ -4,6 +4,7 @@
 #define CUDA_LAMBDA_TIDY_DEVICEDEDUCEDRETURNONHOSTCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/SharedDispatch.h"
 #include "utils/ArchConditionals.h"
 #include "utils/CallableCode.h"
 #include "llvm/ADT/DenseSet.h"
@@ -33,6 +34,8 @@ public:
 private:
   /// The shared callable matchers' registration (utils::matchCallables).
   utils::CallableRegistration Callables;
+  /// Its registrations of node tests (utils::matchNodes).
+  std::vector<utils::SharedRegistration> NodeMatches;
   struct Reference {
     DynTypedNode Node;
     SourceLocation Loc;

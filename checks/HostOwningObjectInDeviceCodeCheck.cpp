@@ -2,6 +2,7 @@
 
 #include "HostOwningObjectInDeviceCodeCheck.h"
 #include "utils/AncestorWalk.h"
+#include "utils/DeviceReach.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/KernelBoundary.h"
@@ -436,7 +437,11 @@ void HostOwningObjectInDeviceCodeCheck::check(
               utils::ExecutionSpace::HostDevice ||
           !JudgedClosures.insert(Record).second)
         continue;
-      const LambdaExpr *Lambda = utils::findLambda(*Record).Lambda;
+      // Mostly written at the crossing itself: no search of the function
+      // around it then.
+      const LambdaExpr *Lambda = utils::lambdaOf(C.Value);
+      if (!Lambda || Lambda->getLambdaClass() != Record)
+        Lambda = utils::findLambda(*Record).Lambda;
       if (!Lambda || utils::extendedLambdaKindOf(*Lambda) !=
                          utils::ExtendedLambdaKind::HostDevice)
         continue;

@@ -63,10 +63,9 @@ void HostPointerInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
   // The flow analysis needs the whole host function: it is matched, and its
   // crossing sites are found by walking its code (a site has no declaration
   // context to climb to its function without the parent map).
-  Finder->addMatcher(functionDecl(isDefinition(), utils::isHostOnlyFunction(),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("function"),
-                     this);
+  NodeMatches.push_back(utils::matchNodes<FunctionDecl>(
+      *Finder, this, utils::isHostOnlyDefinitionOutsideSystemHeader,
+      "function"));
 }
 
 void HostPointerInDeviceCodeCheck::noteSource(const utils::HostSource &Source,

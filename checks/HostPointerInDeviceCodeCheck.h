@@ -4,6 +4,8 @@
 #define CUDA_LAMBDA_TIDY_HOSTPOINTERINDEVICECODECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/SharedDispatch.h"
+#include <vector>
 #include "utils/DeviceReach.h"
 #include "utils/PointerProvenance.h"
 #include "llvm/ADT/DenseMap.h"
@@ -34,6 +36,8 @@ public:
   }
 
 private:
+  /// Its registrations of node tests (utils::matchNodes).
+  std::vector<utils::SharedRegistration> NodeMatches;
   /// Objects (functors, parameter structs) crossing with a pointer member
   /// that holds host memory and that device code dereferences.
   void checkPointerMembers(const FunctionDecl &Function,

@@ -391,7 +391,10 @@ void HostVariableInDeviceCodeCheck::check(
   Code->forEachStmt([&](const Stmt &S, const DynTypedNode &Node,
                         utils::AncestorList Above) {
     if (const auto *Call = dyn_cast<CallExpr>(&S)) {
-      if (!InConstexpr)
+      // Only calls of constexpr functions are judged (checkCall): the
+      // others need no copy of the path above them.
+      const FunctionDecl *Called = Call->getDirectCallee();
+      if (!InConstexpr && Called && Called->isConstexpr())
         checkCall(*Call, utils::Ancestry(Node, Above), Ctx, !DeviceCode);
       return;
     }

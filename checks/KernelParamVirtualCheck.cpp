@@ -303,10 +303,9 @@ void KernelParamVirtualCheck::registerMatchers(MatchFinder *Finder) {
   // where the object is constructed, and a crossing site has no
   // declaration context to climb to its function. The host functions are
   // matched and their sites walked (DeviceReach lists them once per unit).
-  Finder->addMatcher(functionDecl(isDefinition(), utils::isHostOnlyFunction(),
-                                  unless(isExpansionInSystemHeader()))
-                         .bind("h32-host-function"),
-                     this);
+  NodeMatches.push_back(utils::matchNodes<FunctionDecl>(
+      *Finder, this, utils::isHostOnlyDefinitionOutsideSystemHeader,
+      "h32-host-function"));
 }
 
 void KernelParamVirtualCheck::checkNewAtCrossings(

@@ -4,6 +4,8 @@
 #define CUDA_LAMBDA_TIDY_KERNELPARAMVIRTUALCHECK_H
 
 #include "utils/DeviceReach.h"
+#include "utils/SharedDispatch.h"
+#include <vector>
 #include "utils/KernelBoundaryCheck.h"
 
 namespace clang::tidy::cuda {
@@ -19,6 +21,8 @@ public:
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
 
 private:
+  /// Its registrations of node tests (utils::matchNodes).
+  std::vector<utils::SharedRegistration> NodeMatches;
   /// A pointer to an object of polymorphic class \p Record, constructed on
   /// the host at \p Construction, crosses at \p Crossing.
   void reportHostConstructed(const utils::BoundaryCrossing &Crossing,

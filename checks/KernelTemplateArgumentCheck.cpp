@@ -3,6 +3,7 @@
 #include "KernelTemplateArgumentCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/LocalType.h"
+#include "utils/NodeDispatch.h"
 #include "utils/SourceText.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -29,15 +30,15 @@ bool isRegisteredDeviceVariable(utils::VariableSpace Space) {
          Space == utils::VariableSpace::Managed;
 }
 
-// One matcher each: every function and variable of the unit (parameters
-// included) is tried. A kernel's attribute first; a variable's
-// instantiation first, as variableSpaceOf() reads a declaration's text.
-AST_MATCHER(FunctionDecl, isKernelInstantiation) {
-  return utils::isKernel(Node) && isInstantiation(Node);
+// Every function and variable of the unit (parameters included) is
+// tested. A kernel's attribute first; a variable's instantiation first, as
+// variableSpaceOf() reads a declaration's text.
+bool isKernelInstantiation(const FunctionDecl &Function, ASTContext &) {
+  return utils::isKernel(Function) && isInstantiation(Function);
 }
-AST_MATCHER(VarDecl, isDeviceVariableInstantiation) {
-  return isInstantiation(Node) &&
-         isRegisteredDeviceVariable(utils::variableSpaceOf(Node));
+bool isDeviceVariableInstantiation(const VarDecl &Var, ASTContext &) {
+  return isInstantiation(Var) &&
+         isRegisteredDeviceVariable(utils::variableSpaceOf(Var));
 }
 
 } // namespace
@@ -46,10 +47,10 @@ void KernelTemplateArgumentCheck::registerMatchers(MatchFinder *Finder) {
   // The template arguments exist only in the specializations; the kernel
   // template itself may be anyone's (a library's), the point of
   // instantiation decides whose code it is.
-  Finder->addMatcher(functionDecl(isKernelInstantiation()).bind("kernel"),
-                     this);
-  Finder->addMatcher(varDecl(isDeviceVariableInstantiation()).bind("variable"),
-                     this);
+  NodeMatches.push_back(utils::matchNodes<FunctionDecl>(
+      *Finder, this, isKernelInstantiation, "kernel"));
+  NodeMatches.push_back(utils::matchNodes<VarDecl>(
+      *Finder, this, isDeviceVariableInstantiation, "variable"));
 }
 
 /// Whether \p D lies inside a `__device__` or `__global__` function, where

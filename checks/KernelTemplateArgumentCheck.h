@@ -4,6 +4,8 @@
 #define CUDA_LAMBDA_TIDY_KERNELTEMPLATEARGUMENTCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/SharedDispatch.h"
+#include <vector>
 #include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::cuda {
@@ -24,6 +26,8 @@ public:
   }
 
 private:
+  /// Its registrations of node tests (utils::matchNodes).
+  std::vector<utils::SharedRegistration> NodeMatches;
   llvm::DenseSet<std::pair<SourceLocation, const Decl *>> Reported;
 };
 

@@ -4,6 +4,7 @@
 #include "utils/PassDependence.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/NodeDispatch.h"
 #include "utils/SourceText.h"
 #include "utils/TemplateInstantiation.h"
 #include "clang/AST/ASTContext.h"
@@ -37,14 +38,23 @@ void LambdaArchDependentCheck::registerPPCallbacks(const SourceManager &SM,
   Conditionals = &utils::passDependenceOf(*PP).conditionals();
 }
 
+/// A function definition as written outside system headers, not a lambda's
+/// call operator (the lambdas are matched themselves).
+static bool isWrittenFunctionDefinition(const FunctionDecl &Function,
+                                        ASTContext &Context) {
+  if (!Function.isThisDeclarationADefinition() ||
+      utils::isTemplateInstantiation(Function))
+    return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
+      Method && Method->getParent() && Method->getParent()->isLambda())
+    return false;
+  return !utils::isExpansionInSystemHeader(Function.getBeginLoc(),
+                                           Context.getSourceManager());
+}
+
 void LambdaArchDependentCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      functionDecl(isDefinition(),
-                   unless(ast_matchers::isTemplateInstantiation()),
-                   unless(cxxMethodDecl(ofClass(cxxRecordDecl(isLambda())))),
-                   unless(isExpansionInSystemHeader()))
-          .bind("function"),
-      this);
+  NodeMatches.push_back(utils::matchNodes<FunctionDecl>(
+      *Finder, this, isWrittenFunctionDefinition, "function"));
   MatchedLambdas = utils::matchLambdas(
       *Finder, this, utils::LambdaSelection::ExtendedAsWritten);
 }

@@ -4,6 +4,8 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAARCHDEPENDENTCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/SharedDispatch.h"
+#include <vector>
 #include "utils/ArchConditionals.h"
 #include "utils/LambdaMatches.h"
 
@@ -26,6 +28,8 @@ public:
   }
 
 private:
+  /// Its registrations of node tests (utils::matchNodes).
+  std::vector<utils::SharedRegistration> NodeMatches;
   void checkFunction(const FunctionDecl &Function, ASTContext &Ctx);
   void checkCaptures(const LambdaExpr &Lambda, ASTContext &Ctx);
 

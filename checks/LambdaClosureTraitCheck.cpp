@@ -5,6 +5,7 @@
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/InstantiationChain.h"
+#include "utils/NodeDispatch.h"
 #include "utils/SourceText.h"
 #include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
@@ -182,25 +183,25 @@ void traverseDefault(Visitor &V, const NamedDecl &Param) {
 
 namespace {
 
-/// A reference to a kernel outside system headers: one matcher per
-/// reference of the unit rather than declRefExpr(to(functionDecl(hasAttr(
-/// ...))), unless(isExpansionInSystemHeader())), each nested matcher a
-/// dispatch of its own. The system header last.
-AST_MATCHER(DeclRefExpr, namesKernelOutsideSystemHeader) {
-  const auto *Function = dyn_cast_or_null<FunctionDecl>(Node.getDecl());
+/// A reference to a kernel outside system headers. Every reference of the
+/// unit is tested: the system header last.
+bool namesKernelOutsideSystemHeader(const DeclRefExpr &Ref,
+                                    ASTContext &Context) {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Ref.getDecl());
   return Function && utils::isKernel(*Function) &&
-         !utils::isExpansionInSystemHeader(
-             Node.getBeginLoc(), Finder->getASTContext().getSourceManager());
+         !utils::isExpansionInSystemHeader(Ref.getBeginLoc(),
+                                           Context.getSourceManager());
 }
 
 } // namespace
 
 void LambdaClosureTraitCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(lambdaExpr().bind("lambda"), this);
+  NodeMatches.push_back(utils::matchNodes<LambdaExpr>(
+      *Finder, this, utils::anyNode<LambdaExpr>, "lambda"));
   Callables = utils::matchCallables(*Finder, this);
   Instantiations = utils::matchInstantiations(*Finder, this);
-  Finder->addMatcher(declRefExpr(namesKernelOutsideSystemHeader()).bind("kernel"),
-                     this);
+  NodeMatches.push_back(utils::matchNodes<DeclRefExpr>(
+      *Finder, this, namesKernelOutsideSystemHeader, "kernel"));
   // The `if`s and `?:`s that decide whether a kernel is launched are found
   // above the launches in each callable's code, which check() walks.
 }

@@ -2,6 +2,8 @@
 
 #include "LambdaDefaultArgumentCheck.h"
 #include "utils/ExecutionSpace.h"
+#include "utils/NodeDispatch.h"
+#include "utils/SourceText.h"
 #include "utils/TemplateInstantiation.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -10,13 +12,19 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::cuda {
 
+/// A parameter with a default argument, as written outside system headers:
+/// an instantiation's default arguments are its pattern's.
+static bool hasWrittenDefaultArgument(const ParmVarDecl &Param,
+                                      ASTContext &Context) {
+  return Param.hasDefaultArg() &&
+         !utils::isExpansionInSystemHeader(Param.getBeginLoc(),
+                                           Context.getSourceManager()) &&
+         !utils::isInstantiated(Param);
+}
+
 void LambdaDefaultArgumentCheck::registerMatchers(MatchFinder *Finder) {
-  // As written: an instantiation's default arguments are its pattern's.
-  Finder->addMatcher(parmVarDecl(hasDefaultArgument(),
-                                 unless(isExpansionInSystemHeader()),
-                                 unless(utils::isInstantiated()))
-                         .bind("param"),
-                     this);
+  NodeMatches.push_back(utils::matchNodes<ParmVarDecl>(
+      *Finder, this, hasWrittenDefaultArgument, "param"));
 }
 
 /// The first lambda expression in \p E, looking through the conversion to a

@@ -4,6 +4,8 @@
 #define CUDA_LAMBDA_TIDY_LAMBDADEFAULTARGUMENTCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/SharedDispatch.h"
+#include <vector>
 
 namespace clang::tidy::cuda {
 
@@ -19,6 +21,10 @@ public:
   bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
     return LangOpts.CUDA;
   }
+
+private:
+  /// Its registrations of node tests (utils::matchNodes).
+  std::vector<utils::SharedRegistration> NodeMatches;
 };
 
 } // namespace clang::tidy::cuda

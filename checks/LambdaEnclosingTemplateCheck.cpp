@@ -4,6 +4,8 @@
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/LocalType.h"
+#include "utils/NodeDispatch.h"
+#include "utils/SourceText.h"
 #include "utils/TemplateInstantiation.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -16,16 +18,24 @@ namespace clang::tidy::cuda {
 void LambdaEnclosingTemplateCheck::registerMatchers(MatchFinder *Finder) {
   // The template parameter lists are read from the pattern; the template
   // arguments only exist in instantiations, so both are matched.
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                unless(utils::isInTemplateInstantiation()))
-                         .bind("pattern"),
-                     this);
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                utils::isInTemplateInstantiation())
-                         .bind("instance"),
-                     this);
+  NodeMatches.push_back(utils::matchNodes<LambdaExpr>(
+      *Finder, this,
+      [](const LambdaExpr &Lambda, ASTContext &Context) {
+        return utils::isExtendedLambda(Lambda) &&
+               !utils::isExpansionInSystemHeader(Lambda.getBeginLoc(),
+                                                 Context.getSourceManager()) &&
+               !utils::isInTemplateInstantiation(Lambda);
+      },
+      "pattern"));
+  NodeMatches.push_back(utils::matchNodes<LambdaExpr>(
+      *Finder, this,
+      [](const LambdaExpr &Lambda, ASTContext &Context) {
+        return utils::isExtendedLambda(Lambda) &&
+               !utils::isExpansionInSystemHeader(Lambda.getBeginLoc(),
+                                                 Context.getSourceManager()) &&
+               utils::isInTemplateInstantiation(Lambda);
+      },
+      "instance"));
 }
 
 void LambdaEnclosingTemplateCheck::check(

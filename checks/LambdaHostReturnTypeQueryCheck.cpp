@@ -4,6 +4,7 @@
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
 #include "utils/InstantiationChain.h"
+#include "utils/NodeDispatch.h"
 #include "utils/ReturnTypeQuestion.h"
 #include "utils/SourceText.h"
 #include "utils/TypeFacts.h"
@@ -129,48 +130,48 @@ AST_MATCHER(TypeLoc, isDecltypeOrSpecialization) {
              Node.getBeginLoc(), Finder->getASTContext().getSourceManager());
 }
 
-/// A name or a member naming a function: one test each, no nested matcher
-/// (every reference of the host pass is tried).
-AST_MATCHER(DeclRefExpr, namesAFunction) {
-  return isa<FunctionDecl>(Node.getDecl());
+/// A name or a member naming a function (every reference of the host pass
+/// is tested).
+bool namesAFunction(const DeclRefExpr &Ref, ASTContext &) {
+  return isa<FunctionDecl>(Ref.getDecl());
 }
-AST_MATCHER(MemberExpr, namesAMemberFunction) {
-  return isa<FunctionDecl>(Node.getMemberDecl());
+bool namesAMemberFunction(const MemberExpr &Member, ASTContext &) {
+  return isa<FunctionDecl>(Member.getMemberDecl());
 }
 
-/// Whether the callee is named make_transform_iterator: asked of every call
-/// before the qualified names are.
-AST_MATCHER(CallExpr, calleeNamedMakeTransformIterator) {
-  const auto *Callee = dyn_cast_or_null<NamedDecl>(Node.getCalleeDecl());
+/// A call outside system headers of a function named
+/// make_transform_iterator: the qualified names are asked in check().
+bool callsMakeTransformIterator(const CallExpr &Call, ASTContext &Context) {
+  const auto *Callee = dyn_cast_or_null<NamedDecl>(Call.getCalleeDecl());
   return Callee && Callee->getDeclName().isIdentifier() &&
-         Callee->getName() == "make_transform_iterator";
+         Callee->getName() == "make_transform_iterator" &&
+         !utils::isExpansionInSystemHeader(Call.getBeginLoc(),
+                                           Context.getSourceManager());
 }
 
 } // namespace
 
 void LambdaHostReturnTypeQueryCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(lambdaExpr().bind("lambda"), this);
+  NodeMatches.push_back(utils::matchNodes<LambdaExpr>(
+      *Finder, this, utils::anyNode<LambdaExpr>, "lambda"));
   Callables = utils::matchCallables(*Finder, this);
   Finder->addMatcher(typeLoc(isDecltypeOrSpecialization()).bind("typeloc"),
                      this);
   Instantiations = utils::matchInstantiations(*Finder, this);
-  Finder->addMatcher(
-      callExpr(calleeNamedMakeTransformIterator(),
-               callee(functionDecl(
-                   hasAnyName("::thrust::make_transform_iterator",
-                              "::cuda::make_transform_iterator"))),
-               unless(isExpansionInSystemHeader()))
-          .bind("library"),
-      this);
+  NodeMatches.push_back(utils::matchNodes<CallExpr>(
+      *Finder, this, callsMakeTransformIterator, "library"));
   // Calls from the user's code into a library (whose own code clang-tidy
   // does not match): walked at the end, in the host pass only (see
   // onEndOfTranslationUnit). Not matched in the device pass, where they are
   // among the commonest nodes.
   if (getLangOpts().CUDAIsDevice)
     return;
-  Finder->addMatcher(declRefExpr(namesAFunction()).bind("call"), this);
-  Finder->addMatcher(memberExpr(namesAMemberFunction()).bind("call"), this);
-  Finder->addMatcher(cxxConstructExpr().bind("call"), this);
+  NodeMatches.push_back(utils::matchNodes<DeclRefExpr>(
+      *Finder, this, namesAFunction, "call"));
+  NodeMatches.push_back(utils::matchNodes<MemberExpr>(
+      *Finder, this, namesAMemberFunction, "call"));
+  NodeMatches.push_back(utils::matchNodes<CXXConstructExpr>(
+      *Finder, this, utils::anyNode<CXXConstructExpr>, "call"));
 }
 
 void LambdaHostReturnTypeQueryCheck::check(
@@ -211,6 +212,12 @@ void LambdaHostReturnTypeQueryCheck::check(
     return;
   }
   if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("library")) {
+    // thrust's and libcu++'s, through their inline namespaces.
+    static const auto LibraryCallee = callExpr(callee(
+        functionDecl(hasAnyName("::thrust::make_transform_iterator",
+                                "::cuda::make_transform_iterator"))));
+    if (match(LibraryCallee, *Call, *Result.Context).empty())
+      return;
     for (const Expr *Arg : Call->arguments()) {
       const CXXRecordDecl *Closure = closureOrResultCallee(Arg->getType());
       if (!Closure)

@@ -4,6 +4,8 @@
 #define CUDA_LAMBDA_TIDY_LAMBDAHOSTRETURNTYPEQUERYCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/SharedDispatch.h"
+#include <vector>
 #include "utils/CallableCode.h"
 #include "utils/InstantiationChain.h"
 #include "llvm/ADT/DenseMap.h"
@@ -34,6 +36,8 @@ public:
   }
 
 private:
+  /// Its registrations of node tests (utils::matchNodes).
+  std::vector<utils::SharedRegistration> NodeMatches;
   /// The shared callable matchers' registration (utils::matchCallables).
   utils::CallableRegistration Callables;
   utils::SharedRegistration Instantiations;

@@ -3,6 +3,8 @@
 #include "StaticInHostDeviceFunctionCheck.h"
 #include "utils/PassDependence.h"
 #include "utils/ExecutionSpace.h"
+#include "utils/NodeDispatch.h"
+#include "utils/SourceText.h"
 #include "utils/TemplateInstantiation.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -17,13 +19,18 @@ void StaticInHostDeviceFunctionCheck::registerPPCallbacks(
   Conditionals = &utils::passDependenceOf(*PP).conditionals();
 }
 
+/// A static local variable as written outside system headers: a template's
+/// pattern only, as every instantiation has the same static.
+static bool isWrittenStaticLocal(const VarDecl &Var, ASTContext &Context) {
+  return Var.isStaticLocal() &&
+         !utils::isExpansionInSystemHeader(Var.getBeginLoc(),
+                                           Context.getSourceManager()) &&
+         !utils::isInstantiated(Var);
+}
+
 void StaticInHostDeviceFunctionCheck::registerMatchers(MatchFinder *Finder) {
-  // Template patterns only: every instantiation has the same static.
-  Finder->addMatcher(varDecl(isStaticLocal(),
-                             unless(isExpansionInSystemHeader()),
-                             unless(utils::isInstantiated()))
-                         .bind("static"),
-                     this);
+  NodeMatches.push_back(utils::matchNodes<VarDecl>(
+      *Finder, this, isWrittenStaticLocal, "static"));
 }
 
 /// Whether \p Var is left alone: a constant holds the same value on both

@@ -4,6 +4,8 @@
 #define CUDA_LAMBDA_TIDY_STATICINHOSTDEVICEFUNCTIONCHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/SharedDispatch.h"
+#include <vector>
 #include "utils/ArchConditionals.h"
 
 namespace clang::tidy::cuda {
@@ -25,6 +27,8 @@ public:
   }
 
 private:
+  /// Its registrations of node tests (utils::matchNodes).
+  std::vector<utils::SharedRegistration> NodeMatches;
   /// This translation unit's pass-dependent branches (its preprocessor's
   /// PassDependence recorder owns them).
   const utils::ArchConditionals *Conditionals = nullptr;

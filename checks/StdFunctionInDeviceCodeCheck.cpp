@@ -3,6 +3,8 @@
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "utils/ExecutionSpace.h"
 #include "utils/ExtendedLambda.h"
+#include "utils/NodeDispatch.h"
+#include "utils/SourceText.h"
 #include "utils/TemplateInstantiation.h"
 #include "utils/TypeFacts.h"
 #include "clang/AST/ASTContext.h"
@@ -271,9 +273,36 @@ firstUseInHostDevice(const FunctionDecl &Function, HostDeviceMemo &Memo) {
   return Use;
 }
 
-AST_MATCHER(FunctionDecl, isLambdaCallOperatorDecl) {
-  const auto *Method = dyn_cast<CXXMethodDecl>(&Node);
-  return Method && isLambdaCallOperator(Method);
+/// A function definition as written (a template's pattern) outside system
+/// headers, not a lambda's call operator: a std::function in a template is
+/// there for every instantiation, and lambdas are matched themselves.
+bool isFunctionDefinitionAsWritten(const FunctionDecl &Function,
+                                   ASTContext &Context) {
+  if (!Function.isThisDeclarationADefinition() ||
+      utils::isTemplateInstantiation(Function) ||
+      utils::isInstantiated(Function))
+    return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(&Function);
+      Method && isLambdaCallOperator(Method))
+    return false;
+  return !utils::isExpansionInSystemHeader(Function.getBeginLoc(),
+                                           Context.getSourceManager());
+}
+
+/// An extended lambda outside system headers in a template instantiation.
+bool isInstantiatedExtendedLambda(const LambdaExpr &Lambda,
+                                  ASTContext &Context) {
+  return utils::isExtendedLambda(Lambda) &&
+         !utils::isExpansionInSystemHeader(Lambda.getBeginLoc(),
+                                           Context.getSourceManager()) &&
+         utils::isInTemplateInstantiation(Lambda);
+}
+
+/// A launch outside system headers.
+bool isLaunchOutsideSystemHeader(const CUDAKernelCallExpr &Launch,
+                                 ASTContext &Context) {
+  return !utils::isExpansionInSystemHeader(Launch.getBeginLoc(),
+                                           Context.getSourceManager());
 }
 
 } // namespace
@@ -281,26 +310,16 @@ AST_MATCHER(FunctionDecl, isLambdaCallOperatorDecl) {
 void StdFunctionInDeviceCodeCheck::registerMatchers(MatchFinder *Finder) {
   // Functions and lambdas are matched as written (their patterns): a
   // std::function in a template is there for every instantiation.
-  Finder->addMatcher(
-      functionDecl(isDefinition(),
-                   unless(ast_matchers::isTemplateInstantiation()),
-                   unless(utils::isInstantiated()),
-                   unless(isLambdaCallOperatorDecl()),
-                   unless(isExpansionInSystemHeader()))
-          .bind("function"),
-      this);
+  NodeMatches.push_back(utils::matchNodes<FunctionDecl>(
+      *Finder, this, isFunctionDefinitionAsWritten, "function"));
   MatchedLambdas = utils::matchLambdas(
       *Finder, this, utils::LambdaSelection::AsWritten);
   // A lambda in a function template captures a std::function only in the
   // instantiation that makes a captured variable one.
-  Finder->addMatcher(lambdaExpr(utils::isExtendedLambda(),
-                                unless(isExpansionInSystemHeader()),
-                                utils::isInTemplateInstantiation())
-                         .bind("instantiated-lambda"),
-                     this);
-  Finder->addMatcher(
-      cudaKernelCallExpr(unless(isExpansionInSystemHeader())).bind("launch"),
-      this);
+  NodeMatches.push_back(utils::matchNodes<LambdaExpr>(
+      *Finder, this, isInstantiatedExtendedLambda, "instantiated-lambda"));
+  NodeMatches.push_back(utils::matchNodes<CUDAKernelCallExpr>(
+      *Finder, this, isLaunchOutsideSystemHeader, "launch"));
 }
 
 void StdFunctionInDeviceCodeCheck::check(

@@ -4,6 +4,8 @@
 #define CUDA_LAMBDA_TIDY_STDFUNCTIONINDEVICECODECHECK_H
 
 #include "clang-tidy/ClangTidyCheck.h"
+#include "utils/SharedDispatch.h"
+#include <vector>
 #include "utils/LambdaMatches.h"
 #include "llvm/ADT/DenseMap.h"
 #include <optional>
@@ -36,6 +38,8 @@ public:
   };
 
 private:
+  /// Its registrations of node tests (utils::matchNodes).
+  std::vector<utils::SharedRegistration> NodeMatches;
   struct DeviceContext;
   void checkDeviceBody(const FunctionDecl &Function, const DeviceContext &Ctx,
                        const LambdaExpr *Lambda);

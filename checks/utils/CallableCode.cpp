@@ -3,6 +3,7 @@
 #include "CallableCode.h"
 #include "UnitFacts.h"
 #include "ExecutionSpace.h"
+#include "NodeDispatch.h"
 #include "SharedDispatch.h"
 #include "SourceText.h"
 #include "clang/AST/ASTContext.h"
@@ -212,6 +213,8 @@ namespace {
 class CallableDispatch : public SharedDispatchCallback {
 public:
   std::vector<MatchFinder::MatchCallback *> Checks;
+  /// Its registrations for the functions and the lambdas.
+  std::vector<SharedRegistration> Kinds;
 
   void run(const MatchFinder::MatchResult &Result) override {
     for (MatchFinder::MatchCallback *Check : Checks)
@@ -227,11 +230,18 @@ CallableRegistration matchCallables(MatchFinder &Finder,
   std::shared_ptr<CallableDispatch> Dispatch =
       sharedDispatch<CallableDispatch>(
           Finder, Check, [&](CallableDispatch &New) {
-            Finder.addMatcher(
-                functionDecl(isCallableFunction()).bind("callable-function"),
-                &New);
-            Finder.addMatcher(
-                lambdaExpr(isCallableLambda()).bind("callable-lambda"), &New);
+            New.Kinds.push_back(matchNodes<FunctionDecl>(
+                Finder, &New,
+                [](const FunctionDecl &Function, ASTContext &Context) {
+                  return isCallableFunction(Function, Context);
+                },
+                "callable-function"));
+            New.Kinds.push_back(matchNodes<LambdaExpr>(
+                Finder, &New,
+                [](const LambdaExpr &Lambda, ASTContext &Context) {
+                  return isCallableLambda(Lambda, Context);
+                },
+                "callable-lambda"));
           });
   Dispatch->Checks.push_back(Check);
   return Dispatch;

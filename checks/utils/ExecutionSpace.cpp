@@ -1,6 +1,7 @@
 //===--- ExecutionSpace.cpp - cuda-lambda-tidy --------------------------===//
 
 #include "ExecutionSpace.h"
+#include "SourceText.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ASTLambda.h"
 #include "clang/AST/Attr.h"
@@ -130,6 +131,15 @@ VariableSpace variableSpaceOf(const VarDecl &Var, AttributePolicy Policy) {
   if (has<CUDADeviceAttr>(Var, Policy))
     return VariableSpace::Device;
   return VariableSpace::Host;
+}
+
+bool isHostOnlyDefinitionOutsideSystemHeader(const FunctionDecl &Function,
+                                             ASTContext &Context) {
+  return Function.isThisDeclarationADefinition() &&
+         !Function.isDependentContext() &&
+         executionSpaceOf(Function) == ExecutionSpace::Host &&
+         !isExpansionInSystemHeader(Function.getBeginLoc(),
+                                    Context.getSourceManager());
 }
 
 } // namespace clang::tidy::cuda::utils

@@ -74,12 +74,11 @@ VariableSpace
 variableSpaceOf(const VarDecl &Var,
                 AttributePolicy Policy = AttributePolicy::WithImplicit);
 
-/// A function that runs on the host only (written or implicit attributes),
-/// outside a template's pattern: where `new` and `&local` make host memory.
-AST_MATCHER(FunctionDecl, isHostOnlyFunction) {
-  return !Node.isDependentContext() &&
-         executionSpaceOf(Node) == ExecutionSpace::Host;
-}
+/// A definition outside system headers of a function that runs on the host
+/// only (written or implicit attributes), outside a template's pattern:
+/// where `new` and `&local` make host memory.
+bool isHostOnlyDefinitionOutsideSystemHeader(const FunctionDecl &Function,
+                                             ASTContext &Context);
 
 } // namespace clang::tidy::cuda::utils
 

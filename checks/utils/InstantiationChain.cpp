@@ -1,6 +1,7 @@
 //===--- InstantiationChain.cpp - cuda-lambda-tidy ----------------------===//
 
 #include "InstantiationChain.h"
+#include "NodeDispatch.h"
 #include "TemplateInstantiation.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
@@ -189,13 +190,6 @@ bool TextRanges::contains(SourceLocation Loc, const SourceManager &SM) const {
   return false;
 }
 
-// Not in an anonymous namespace: AST_MATCHER opens a namespace 'internal',
-// and one inside an anonymous namespace makes every later 'internal' of
-// utils ambiguous in a unity build.
-AST_MATCHER(Decl, isTemplateInstantiationDecl) {
-  return utils::isTemplateInstantiation(Node);
-}
-
 namespace {
 struct InstantiationMatchers {
   static constexpr llvm::StringLiteral ID = "cuda-instantiations";
@@ -205,13 +199,19 @@ struct InstantiationMatchers {
 SharedRegistration matchInstantiations(MatchFinder &Finder,
                                        MatchFinder::MatchCallback *Check) {
   return shareMatchers<InstantiationMatchers>(
-      Finder, Check, [&](MatchFinder::MatchCallback &Dispatch) {
-        Finder.addMatcher(
-            functionDecl(isTemplateInstantiationDecl()).bind("instantiation"),
-            &Dispatch);
-        Finder.addMatcher(
-            cxxRecordDecl(isTemplateInstantiationDecl()).bind("instantiation"),
-            &Dispatch);
+      Finder, Check, [&](SharedDispatchCallback &Dispatch) {
+        Dispatch.NodeRegistrations.push_back(matchNodes<FunctionDecl>(
+            Finder, &Dispatch,
+            [](const FunctionDecl &Function, ASTContext &) {
+              return isTemplateInstantiation(Function);
+            },
+            "instantiation"));
+        Dispatch.NodeRegistrations.push_back(matchNodes<CXXRecordDecl>(
+            Finder, &Dispatch,
+            [](const CXXRecordDecl &Record, ASTContext &) {
+              return isTemplateInstantiation(Record);
+            },
+            "instantiation"));
       });
 }
 

@@ -3,6 +3,7 @@
 #include "KernelBoundary.h"
 #include "ExecutionSpace.h"
 #include "ExtendedLambda.h"
+#include "NodeDispatch.h"
 #include "SourceText.h"
 #include "TypeFacts.h"
 #include "clang/AST/DeclTemplate.h"
@@ -299,18 +300,28 @@ crossingsOfAlgorithmCall(const CallExpr &Call) {
   return Crossings;
 }
 
-void matchCrossingSites(MatchFinder &Finder,
-                        MatchFinder::MatchCallback *Callback) {
-  Finder.addMatcher(
-      cudaKernelCallExpr(unless(ast_matchers::isExpansionInSystemHeader())).bind("kb-launch"),
-      Callback);
-  Finder.addMatcher(
-      lambdaExpr(isExtendedLambda(), unless(ast_matchers::isExpansionInSystemHeader()))
-          .bind("kb-lambda"),
-      Callback);
-  Finder.addMatcher(
-      callExpr(isDeviceAlgorithmCallOutsideSystemHeader()).bind("kb-algorithm"),
-      Callback);
+void matchCrossingSites(MatchFinder &Finder, SharedDispatchCallback &Dispatch) {
+  Dispatch.NodeRegistrations.push_back(matchNodes<CUDAKernelCallExpr>(
+      Finder, &Dispatch,
+      [](const CUDAKernelCallExpr &Launch, ASTContext &Context) {
+        return !isExpansionInSystemHeader(Launch.getBeginLoc(),
+                                          Context.getSourceManager());
+      },
+      "kb-launch"));
+  Dispatch.NodeRegistrations.push_back(matchNodes<LambdaExpr>(
+      Finder, &Dispatch,
+      [](const LambdaExpr &Lambda, ASTContext &Context) {
+        return isExtendedLambda(Lambda) &&
+               !isExpansionInSystemHeader(Lambda.getBeginLoc(),
+                                          Context.getSourceManager());
+      },
+      "kb-lambda"));
+  Dispatch.NodeRegistrations.push_back(matchNodes<CallExpr>(
+      Finder, &Dispatch,
+      [](const CallExpr &Call, ASTContext &Context) {
+        return isDeviceAlgorithmCallOutsideSystemHeader(Call, Context);
+      },
+      "kb-algorithm"));
 }
 
 bool isDeviceAlgorithmCallOutsideSystemHeader(const CallExpr &Call,

@@ -21,6 +21,7 @@
 #ifndef CUDA_LAMBDA_TIDY_UTILS_KERNELBOUNDARY_H
 #define CUDA_LAMBDA_TIDY_UTILS_KERNELBOUNDARY_H
 
+#include "SharedDispatch.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/LambdaCapture.h"
@@ -146,7 +147,7 @@ bool isLibraryType(const CXXRecordDecl &Record);
 /// known; a site in several instantiations is listed once per
 /// instantiation, at the same location). Use with `crossingsOf`.
 void matchCrossingSites(ast_matchers::MatchFinder &Finder,
-                        ast_matchers::MatchFinder::MatchCallback *Callback);
+                        SharedDispatchCallback &Dispatch);
 
 /// The crossings of the site that a matcher of `matchCrossingSites`
 /// matched; empty for a match of another matcher.

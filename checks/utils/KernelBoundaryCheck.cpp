@@ -1,7 +1,10 @@
 //===--- KernelBoundaryCheck.cpp - cuda-lambda-tidy ---------------------===//
 
 #include "utils/KernelBoundaryCheck.h"
+#include "utils/NodeDispatch.h"
 #include "utils/SharedDispatch.h"
+#include "utils/SourceText.h"
+#include "utils/TemplateInstantiation.h"
 #include "utils/UnitFacts.h"
 #include "utils/ExtendedLambda.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -55,34 +58,68 @@ struct CrossingSiteMatchers {
 };
 } // namespace
 
+/// A call outside system headers, not a launch, of a template's
+/// instantiation: a launch wrapper's, whose arguments it may hand on.
+static bool callsInstantiation(const CallExpr &Call, ASTContext &Context) {
+  if (isa<CUDAKernelCallExpr>(Call))
+    return false;
+  const auto *Callee = dyn_cast_or_null<FunctionDecl>(Call.getCalleeDecl());
+  return Callee && isTemplateInstantiation(*Callee) &&
+         !isExpansionInSystemHeader(Call.getBeginLoc(),
+                                    Context.getSourceManager());
+}
+
 void KernelBoundaryCheck::registerMatchers(MatchFinder *Finder) {
   // The boundary checks share the matchers: each node is tried once.
   Sites = shareMatchers<CrossingSiteMatchers>(
-      *Finder, this, [&](MatchFinder::MatchCallback &Dispatch) {
-        matchCrossingSites(*Finder, &Dispatch);
+      *Finder, this, [&](SharedDispatchCallback &Dispatch) {
+        matchCrossingSites(*Finder, Dispatch);
         // The user's calls of templates' instantiations: a launch wrapper's.
-        Finder->addMatcher(
-            callExpr(unless(ast_matchers::isExpansionInSystemHeader()),
-                     unless(cudaKernelCallExpr()),
-                     callee(functionDecl(
-                         ast_matchers::isTemplateInstantiation())))
-                .bind("kb-handed-on"),
-            &Dispatch);
+        Dispatch.NodeRegistrations.push_back(matchNodes<CallExpr>(
+            *Finder, &Dispatch, callsInstantiation, "kb-handed-on"));
       });
 }
 
+namespace {
+/// The crossings of the site matched last: the boundary checks are called
+/// one after another with the same match, and each asks for them.
+struct LastSiteCrossings {
+  const void *Site = nullptr;
+  llvm::StringRef ID;
+  llvm::SmallVector<BoundaryCrossing, 4> Crossings;
+};
+} // namespace
+
 llvm::SmallVector<BoundaryCrossing, 4>
 KernelBoundaryCheck::crossingsOf(const MatchFinder::MatchResult &Result) {
-  Reach = &UnitFacts::of(*Result.Context).get<DeviceReach>();
-  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("kb-handed-on"))
-    return handedOn(*Call);
-  llvm::SmallVector<BoundaryCrossing, 4> Crossings =
-      utils::crossingsOf(Result);
-  llvm::erase_if(Crossings, [](const BoundaryCrossing &C) {
-    return C.Value && C.Type.getNonReferenceType()->isRecordType() &&
-           (forwardedTemplateParameter(C.Value) ||
-            wrappedTemplateParameter(C.Value));
-  });
+  UnitFacts &Facts = UnitFacts::of(*Result.Context);
+  Reach = &Facts.get<DeviceReach>();
+  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("kb-handed-on");
+  const void *Site = nullptr;
+  llvm::StringRef SiteID;
+  for (llvm::StringRef ID :
+       {"kb-handed-on", "kb-launch", "kb-lambda", "kb-algorithm"})
+    if ((Site = Result.Nodes.getNodeAs<Stmt>(ID))) {
+      SiteID = ID;
+      break;
+    }
+  LastSiteCrossings &Last = Facts.get<LastSiteCrossings>();
+  if (Site && Last.Site == Site && Last.ID == SiteID)
+    return Last.Crossings;
+  llvm::SmallVector<BoundaryCrossing, 4> Crossings;
+  if (Call) {
+    Crossings = handedOn(*Call);
+  } else {
+    Crossings = utils::crossingsOf(Result);
+    llvm::erase_if(Crossings, [](const BoundaryCrossing &C) {
+      return C.Value && C.Type.getNonReferenceType()->isRecordType() &&
+             (forwardedTemplateParameter(C.Value) ||
+              wrappedTemplateParameter(C.Value));
+    });
+  }
+  Last.Site = Site;
+  Last.ID = SiteID;
+  Last.Crossings = Crossings;
   return Crossings;
 }
 

@@ -3,6 +3,7 @@
 #include "LambdaMatches.h"
 #include "ExtendedLambda.h"
 #include "SourceText.h"
+#include "NodeDispatch.h"
 #include "SharedDispatch.h"
 #include "TemplateInstantiation.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
@@ -23,6 +24,8 @@ public:
     LambdaSelection Which;
   };
   std::vector<Wanting> Checks;
+  /// Its registration for the lambdas.
+  SharedRegistration Lambdas;
 
   void run(const MatchFinder::MatchResult &Result) override {
     const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("lambda");
@@ -60,9 +63,10 @@ public:
 } // namespace
 
 /// A lambda written outside system headers.
-AST_MATCHER(LambdaExpr, isLambdaOutsideSystemHeader) {
-  return !isExpansionInSystemHeader(Node.getBeginLoc(),
-                                    Finder->getASTContext().getSourceManager());
+static bool isLambdaOutsideSystemHeader(const LambdaExpr &Lambda,
+                                        ASTContext &Context) {
+  return !isExpansionInSystemHeader(Lambda.getBeginLoc(),
+                                    Context.getSourceManager());
 }
 
 LambdaRegistration matchLambdas(MatchFinder &Finder,
@@ -70,8 +74,8 @@ LambdaRegistration matchLambdas(MatchFinder &Finder,
                                 LambdaSelection Which) {
   std::shared_ptr<LambdaDispatch> Dispatch = sharedDispatch<LambdaDispatch>(
       Finder, Check, [&](LambdaDispatch &New) {
-        Finder.addMatcher(
-            lambdaExpr(isLambdaOutsideSystemHeader()).bind("lambda"), &New);
+        New.Lambdas = matchNodes<LambdaExpr>(
+            Finder, &New, isLambdaOutsideSystemHeader, "lambda");
       });
   Dispatch->Checks.push_back({Check, Which});
   return Dispatch;

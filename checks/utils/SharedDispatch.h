@@ -19,13 +19,17 @@
 
 namespace clang::tidy::cuda::utils {
 
-/// The base of a shared dispatch: it matches as ClangTidyCheck's own
-/// matchers do.
+/// What the shared registrations return, for the check to keep (as a
+/// member) for as long as it is registered with the MatchFinder.
+using SharedRegistration =
+    std::shared_ptr<ast_matchers::MatchFinder::MatchCallback>;
+
+/// The base of a shared dispatch. It matches as ClangTidyCheck's own
+/// matchers do (with the context's traversal kind, TK_AsIs), and keeps the
+/// registrations of the node matchers it is called by (NodeDispatch.h).
 class SharedDispatchCallback : public ast_matchers::MatchFinder::MatchCallback {
 public:
-  std::optional<TraversalKind> getCheckTraversalKind() const override {
-    return TK_AsIs;
-  }
+  std::vector<SharedRegistration> NodeRegistrations;
 };
 
 /// The dispatch of type \p DispatchT for the checks registering now with
@@ -60,11 +64,6 @@ sharedDispatch(ast_matchers::MatchFinder &Finder,
   Finder.addMatcher(translationUnitDecl(unless(anything())), Check);
   return Dispatch;
 }
-
-/// What the shared registrations return, for the check to keep (as a
-/// member) for as long as it is registered with the MatchFinder.
-using SharedRegistration =
-    std::shared_ptr<ast_matchers::MatchFinder::MatchCallback>;
 
 /// A dispatch that hands every match to each check registered with it, in
 /// the order they registered. \p Tag names the set of matchers

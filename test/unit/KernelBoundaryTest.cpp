@@ -17,7 +17,7 @@ std::unique_ptr<ASTUnit> parseWithThrust(const std::string &Code) {
 }
 
 /// Every crossing of the sites `matchCrossingSites` finds, in match order.
-struct Collector : MatchFinder::MatchCallback {
+struct Collector : SharedDispatchCallback {
   std::vector<BoundaryCrossing> Crossings;
   void run(const MatchFinder::MatchResult &Result) override {
     for (const BoundaryCrossing &C : crossingsOf(Result))
@@ -28,7 +28,7 @@ struct Collector : MatchFinder::MatchCallback {
 std::vector<BoundaryCrossing> crossingsIn(ASTUnit &AST) {
   Collector Collect;
   MatchFinder Finder;
-  matchCrossingSites(Finder, &Collect);
+  matchCrossingSites(Finder, Collect);
   Finder.matchAST(AST.getASTContext());
   // In the order written (the finder's order of visit is its own).
   const SourceManager &SM = AST.getSourceManager();
