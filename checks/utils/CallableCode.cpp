@@ -89,43 +89,21 @@ struct LastWalk {
   bool Replaying = false;
 };
 
-/// The node of the unit matchCallables' matchers judged last: each check
-/// that walks callables registers the same matchers, which clang-tidy tries
-/// one after another on the same node.
-struct LastJudged {
-  const void *Node = nullptr;
-  bool IsCallable = false;
-};
-
-template <typename NodeT, typename JudgeFn>
-bool judgedOnce(const NodeT &Node, const ASTContext &Context, JudgeFn Judge) {
-  LastJudged &Judged = UnitFacts::of(Context).get<LastJudged>();
-  if (Judged.Node != &Node) {
-    Judged.Node = &Node;
-    Judged.IsCallable = Judge();
-  }
-  return Judged.IsCallable;
-}
-
 } // namespace
 
 bool isCallableFunction(const FunctionDecl &Function,
                         const ASTContext &Context) {
-  return judgedOnce(Function, Context, [&] {
-    // Special members the compiler defines (a closure type's copy
-    // constructor, say) have no code a user wrote or can change.
-    return Function.isThisDeclarationADefinition() && !Function.isImplicit() &&
-           !isLambdaCallOperatorAsWritten(Function) &&
-           !isExpansionInSystemHeader(Function.getBeginLoc(),
-                                      Context.getSourceManager());
-  });
+  // Special members the compiler defines (a closure type's copy
+  // constructor, say) have no code a user wrote or can change.
+  return Function.isThisDeclarationADefinition() && !Function.isImplicit() &&
+         !isLambdaCallOperatorAsWritten(Function) &&
+         !isExpansionInSystemHeader(Function.getBeginLoc(),
+                                    Context.getSourceManager());
 }
 
 bool isCallableLambda(const LambdaExpr &Lambda, const ASTContext &Context) {
-  return judgedOnce(Lambda, Context, [&] {
-    return !isExpansionInSystemHeader(Lambda.getBeginLoc(),
-                                      Context.getSourceManager());
-  });
+  return !isExpansionInSystemHeader(Lambda.getBeginLoc(),
+                                    Context.getSourceManager());
 }
 
 /// The unit's last walk, of \p Function's unit.

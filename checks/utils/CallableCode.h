@@ -78,18 +78,11 @@ private:
 
 /// Whether matchCallables() matches \p Function: a definition outside system
 /// headers (template instantiations included) that is not the call operator
-/// of a lambda as written. Judged once when several checks ask in a row.
+/// of a lambda as written.
 bool isCallableFunction(const FunctionDecl &Function,
                         const ASTContext &Context);
 /// Whether matchCallables() matches \p Lambda: one outside system headers.
 bool isCallableLambda(const LambdaExpr &Lambda, const ASTContext &Context);
-
-AST_MATCHER(FunctionDecl, isCallableFunction) {
-  return utils::isCallableFunction(Node, Finder->getASTContext());
-}
-AST_MATCHER(LambdaExpr, isCallableLambda) {
-  return utils::isCallableLambda(Node, Finder->getASTContext());
-}
 
 /// What matchCallables() returns, for the check to keep (as a member) for as
 /// long as it is registered with the MatchFinder.

@@ -48,24 +48,56 @@ static ExecutionSpace spaceOf(bool Host, bool Device) {
   return ExecutionSpace::Host;
 }
 
+namespace {
+/// The execution-space attributes of one function, read in one pass over
+/// its attributes (each hasAttr<>() looks the list up again): every check
+/// asks for every callable's space.
+struct SpaceAttrs {
+  bool Global = false;
+  bool Host = false, Device = false;               // written or implicit
+  bool WrittenHost = false, WrittenDevice = false; // written only
+};
+} // namespace
+
+static SpaceAttrs spaceAttrsOf(const FunctionDecl &Function) {
+  SpaceAttrs Found;
+  if (!Function.hasAttrs())
+    return Found;
+  for (const Attr *A : Function.getAttrs()) {
+    if (isa<CUDAGlobalAttr>(A)) {
+      Found.Global = true;
+    } else if (isa<CUDAHostAttr>(A)) {
+      Found.Host = true;
+      Found.WrittenHost |= !A->isImplicit();
+    } else if (isa<CUDADeviceAttr>(A)) {
+      Found.Device = true;
+      Found.WrittenDevice |= !A->isImplicit();
+    }
+  }
+  return Found;
+}
+
 ExecutionSpace executionSpaceOf(const FunctionDecl &Function,
                                 AttributePolicy Policy) {
   const FunctionDecl *FD = &Function;
+  SpaceAttrs Attrs = spaceAttrsOf(*FD);
   // An unannotated lambda runs where the code around it runs; clang's
   // implicit host-device attributes on it are an implementation detail.
   while (const auto *Method = dyn_cast<CXXMethodDecl>(FD)) {
-    if (!isLambdaCallOperator(Method) || hasExplicitDeviceAttr(*Method) ||
-        hasExplicitHostAttr(*Method))
+    if (!isLambdaCallOperator(Method) || Attrs.WrittenDevice ||
+        Attrs.WrittenHost)
       break;
     const FunctionDecl *Around = functionAround(*Method);
     if (!Around)
       return ExecutionSpace::Host;
     FD = Around;
+    Attrs = spaceAttrsOf(*FD);
   }
-  if (isKernel(*FD))
+  if (Attrs.Global)
     return ExecutionSpace::Global;
-  return spaceOf(has<CUDAHostAttr>(*FD, Policy),
-                 has<CUDADeviceAttr>(*FD, Policy));
+  if (Policy == AttributePolicy::WithImplicit)
+    return spaceOf(Attrs.Host, Attrs.Device);
+  return spaceOf(Attrs.WrittenHost, Attrs.WrittenDevice);
 }
 
 ExecutionSpace executionSpaceSpelledBy(llvm::ArrayRef<const Attr *> Attrs) {

@@ -212,20 +212,11 @@ private:
   llvm::SmallVector<Pattern, 2> Patterns;
 };
 
-AST_MATCHER(CallExpr, isDeviceAlgorithmCall) {
-  return deviceAlgorithmOf(Node) != DeviceAlgorithm::None;
-}
-
 /// A call, not a launch, to a device algorithm, outside system headers:
-/// callExpr(unless(cudaKernelCallExpr()), isDeviceAlgorithmCall(),
-/// unless(isExpansionInSystemHeader())) as one matcher, tried on every call
-/// of the unit without a dispatch per nested matcher. The system header last.
+/// the test of the crossing sites' calls, tried on every call of the unit.
+/// The system header last.
 bool isDeviceAlgorithmCallOutsideSystemHeader(const CallExpr &Call,
                                               const ASTContext &Context);
-AST_MATCHER(CallExpr, isDeviceAlgorithmCallOutsideSystemHeader) {
-  return utils::isDeviceAlgorithmCallOutsideSystemHeader(
-      Node, Finder->getASTContext());
-}
 
 } // namespace clang::tidy::cuda::utils
 

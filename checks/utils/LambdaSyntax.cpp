@@ -60,6 +60,18 @@ bool isAfterParameterList(const Attr &A, const LambdaExpr &Lambda,
   std::optional<ParameterParens> Parens = parameterListOf(Lambda);
   if (!Parens)
     return false;
+  // The common case first: the ')' in a file and the annotation a macro
+  // (`__device__`) expanded in the same file. Its expansion is where the
+  // annotation is written, never at the ')' itself, so the offsets tell
+  // what isBeforeInTranslationUnit() would, which climbs the macro's
+  // expansion for a few thousand instructions.
+  const SourceLocation Written = SM.getExpansionLoc(A.getLocation());
+  if (Parens->RParen.isFileID() && Written.isFileID()) {
+    const auto [ParenFile, ParenOffset] = SM.getDecomposedLoc(Parens->RParen);
+    const auto [AttrFile, AttrOffset] = SM.getDecomposedLoc(Written);
+    if (ParenFile == AttrFile && ParenOffset != AttrOffset)
+      return ParenOffset < AttrOffset;
+  }
   // Both may lie in one macro expansion (a macro that writes the whole
   // lambda); the translation unit's order still tells which comes first.
   return SM.isBeforeInTranslationUnit(Parens->RParen, A.getLocation());

@@ -22,8 +22,10 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -47,20 +49,21 @@ template <typename NodeT>
 using MatcherBase =
     std::conditional_t<std::is_base_of_v<Decl, NodeT>, Decl, Stmt>;
 
-/// Calls a check with a match, as MatchFinder's own MatchVisitor does.
-class Deliver : public ast_matchers::internal::BoundNodesTreeBuilder::Visitor {
+/// Makes the match a check registered for a name is called with: the
+/// node bound to that name alone, as MatchFinder would have bound it.
+class MakeMatch
+    : public ast_matchers::internal::BoundNodesTreeBuilder::Visitor {
 public:
-  Deliver(ASTContext &Context,
-          ast_matchers::MatchFinder::MatchCallback &Callback)
-      : Context(Context), Callback(Callback) {}
-  void visitMatch(const ast_matchers::BoundNodes &Nodes) override {
-    TraversalKindScope Scope(Context, Callback.getCheckTraversalKind());
-    Callback.run(ast_matchers::MatchFinder::MatchResult(Nodes, &Context));
+  MakeMatch(ASTContext &Context,
+            std::optional<ast_matchers::MatchFinder::MatchResult> &Made)
+      : Context(Context), Made(Made) {}
+  void visitMatch(const ast_matchers::BoundNodes &Bound) override {
+    Made.emplace(Bound, &Context);
   }
 
 private:
   ASTContext &Context;
-  ast_matchers::MatchFinder::MatchCallback &Callback;
+  std::optional<ast_matchers::MatchFinder::MatchResult> &Made;
 };
 
 /// The matcher of one kind of node and its callback: tests the node for
@@ -87,13 +90,32 @@ public:
   void run(const ast_matchers::MatchFinder::MatchResult &Result) override {
     // Copied: a check may be called again (on another node) before the
     // last of this node's checks is.
-    const NodeT *Node = Tested;
+    const DynTypedNode Node = DynTypedNode::create(*Tested);
     const llvm::SmallVector<unsigned, 8> Checks = Passed;
+    // One match per name bound, made when a check first needs it: several
+    // checks bind "lambda" or "function".
+    llvm::SmallVector<
+        std::pair<llvm::StringRef,
+                  std::optional<ast_matchers::MatchFinder::MatchResult>>,
+        8>
+        Matches;
     for (unsigned I : Checks) {
-      ast_matchers::internal::BoundNodesTreeBuilder Bound;
-      Bound.setBinding(Clients[I].ID, DynTypedNode::create(*Node));
-      Deliver To(*Result.Context, *Clients[I].Callback);
-      Bound.visitMatches(&To);
+      const Client &C = Clients[I];
+      auto Found = llvm::find_if(Matches, [&](const auto &Made) {
+        return Made.first == C.ID;
+      });
+      if (Found == Matches.end()) {
+        Matches.emplace_back(C.ID, std::nullopt);
+        Found = std::prev(Matches.end());
+        ast_matchers::internal::BoundNodesTreeBuilder Builder;
+        Builder.setBinding(C.ID, Node);
+        MakeMatch Make(*Result.Context, Found->second);
+        Builder.visitMatches(&Make);
+      }
+      // As MatchFinder's own MatchVisitor calls a check.
+      TraversalKindScope Scope(*Result.Context,
+                               C.Callback->getCheckTraversalKind());
+      C.Callback->run(*Found->second);
     }
   }
 
