@@ -320,6 +320,11 @@ void LambdaAdlPlaceholderCheck::check(const MatchFinder::MatchResult &Result) {
   // The placeholder exists in what nvcc's host compiler compiles only.
   if (!Code || !utils::runsOnHost(utils::executionSpaceOf(Code->function())))
     return;
+  // Calls that argument-dependent lookup resolves are plain calls (or
+  // user-defined literals): code without any has nothing to look at.
+  if (!Code->contains(Stmt::CallExprClass) &&
+      !Code->contains(Stmt::UserDefinedLiteralClass))
+    return;
   // The lambdas written in this code are met on the way (a lambda passed
   // as an argument right after the call that takes it): known without
   // searching for them again.

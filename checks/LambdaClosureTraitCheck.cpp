@@ -229,6 +229,8 @@ const Expr *conditionOfBranch(const DynTypedNode &Node,
 
 void LambdaClosureTraitCheck::findLaunchingBranches(
     const utils::Callable &Code, const SourceManager &SM) {
+  if (!Code.contains(Stmt::CUDAKernelCallExprClass))
+    return;
   Code.forEachStmt([&](const Stmt &S, const DynTypedNode &Node,
                        utils::AncestorList Above) {
     if (!isa<CUDAKernelCallExpr>(S))

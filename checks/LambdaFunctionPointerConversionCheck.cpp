@@ -35,6 +35,9 @@ void LambdaFunctionPointerConversionCheck::check(
   const std::optional<utils::Callable> Code = utils::matchedCallable(Result);
   if (!Code || !utils::runsOnHost(utils::executionSpaceOf(Code->function())))
     return;
+  // The conversion is a member call of the closure's conversion function.
+  if (!Code->contains(Stmt::CXXMemberCallExprClass))
+    return;
   const SourceManager &SM = *Result.SourceManager;
   Code->forEachStmt([&](const Stmt &S, const DynTypedNode &Node,
                         utils::AncestorList Above) {

@@ -7,6 +7,7 @@
 #include "SharedDispatch.h"
 #include "SourceText.h"
 #include "clang/AST/ASTContext.h"
+#include <bitset>
 
 using namespace clang::ast_matchers;
 
@@ -86,6 +87,8 @@ struct WalkedNode {
 struct LastWalk {
   const void *Root = nullptr;
   std::vector<WalkedNode> Nodes;
+  /// The classes of the statements among Nodes.
+  std::bitset<Stmt::lastStmtConstant + 1> StmtClasses;
   bool Replaying = false;
 };
 
@@ -121,6 +124,7 @@ static void walkOnce(LastWalk &Last, const FunctionDecl &Function,
     return;
   Last.Root = Root;
   Last.Nodes.clear();
+  Last.StmtClasses.reset();
   const DynTypedNode RootNode = Lambda ? DynTypedNode::create(*Lambda)
                                        : DynTypedNode::create(Function);
   const CXXMethodDecl *CallOperator =
@@ -132,6 +136,8 @@ static void walkOnce(LastWalk &Last, const FunctionDecl &Function,
     if (Step.Visit || Step.Next == WalkNext::Children)
       Last.Nodes.push_back(
           {Node, Step.S, static_cast<unsigned>(Above.size()), Step.Visit});
+    if (Step.Visit && Step.S)
+      Last.StmtClasses.set(Step.S->getStmtClass());
     return Step.Next;
   });
 }
@@ -182,6 +188,21 @@ void Callable::forEachStmt(StmtVisitor Visit) const {
     Above.push_back(Walked.Node);
   }
   Last.Replaying = false;
+}
+
+bool Callable::contains(Stmt::StmtClass Class) const {
+  LastWalk &Last = lastWalkOf(*Function);
+  if (!Last.Replaying) {
+    walkOnce(Last, *Function, Lambda);
+    return Last.StmtClasses.test(Class);
+  }
+  // Asked while another walk is replayed: found by a walk of its own.
+  bool Found = false;
+  forEachNode([&](const DynTypedNode &Node, AncestorList) {
+    if (const auto *S = Node.get<Stmt>())
+      Found |= S->getStmtClass() == Class;
+  });
+  return Found;
 }
 
 namespace {

@@ -70,6 +70,10 @@ public:
   /// expressions only: the other nodes (declarations, type locations) are
   /// passed over without a call, and no visitor asks a node its kind again.
   void forEachStmt(StmtVisitor Visit) const;
+  /// Whether the code holds a statement or expression of class \p Class
+  /// exactly (not of a class derived from it): a check that looks for a
+  /// few kinds of statements skips the walk of code that has none.
+  bool contains(Stmt::StmtClass Class) const;
 
 private:
   const FunctionDecl *Function;
