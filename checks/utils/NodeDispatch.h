@@ -2,7 +2,7 @@
 //
 // One matcher per kind of node for all the checks of a MatchFinder. The
 // MatchFinder tries each of its matchers on every node of the matcher's
-// kind, and a try costs about 500 instructions before the matcher's own
+// kind, and a try costs about 750 instructions before the matcher's own
 // test runs (measured with callgrind: five `declRefExpr(unless(anything()))`
 // matchers cost 85 M instructions on a file with 22,600 references). The
 // checks looked at the commonest nodes of CUDA code (references, calls,
