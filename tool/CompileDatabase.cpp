@@ -363,7 +363,7 @@ std::string databaseDirOf(const ToolCommandLine &CommandLine) {
     return "";
   std::string DatabaseDir;
   if (std::optional<std::string> BuildPath =
-          buildPathOf(CommandLine.ToolArgs)) {
+          buildPathOf(CommandLine.Options)) {
     DatabaseDir = *BuildPath;
     if (llvm::sys::path::filename(DatabaseDir) == "compile_commands.json")
       DatabaseDir = llvm::sys::path::parent_path(DatabaseDir).str();

@@ -41,7 +41,7 @@ static bool takeOptionValue(llvm::StringRef Name, llvm::StringRef Option,
   return false;
 }
 
-ToolCommandLine parseToolCommandLine(llvm::ArrayRef<std::string> Args) {
+ToolCommandLine ToolCommandLine::parse(llvm::ArrayRef<std::string> Args) {
   ToolCommandLine Result;
   for (size_t I = 0; I < Args.size(); ++I) {
     llvm::StringRef Arg = Args[I];
@@ -50,18 +50,37 @@ ToolCommandLine parseToolCommandLine(llvm::ArrayRef<std::string> Args) {
       Result.CompilerArgs.assign(Args.begin() + I + 1, Args.end());
       break;
     }
-    Result.ToolArgs.push_back(Args[I]);
     if (Arg.size() > 1 && Arg.starts_with("-")) {
-      llvm::StringRef Name = Arg.ltrim('-');
-      if (Name == "p" || Name.starts_with("p="))
-        Result.HasBuildPath = true;
+      Result.Options.push_back(Args[I]);
       if (takesSeparateValue(Arg) && I + 1 < Args.size())
-        Result.ToolArgs.push_back(Args[++I]);
+        Result.Options.push_back(Args[++I]);
       continue;
     }
     Result.SourcePaths.push_back(Args[I]);
   }
   return Result;
+}
+
+std::vector<std::string> ToolCommandLine::args() const {
+  std::vector<std::string> Args = Options;
+  Args.insert(Args.end(), SourcePaths.begin(), SourcePaths.end());
+  if (HasCompilerArgs) {
+    Args.push_back("--");
+    Args.insert(Args.end(), CompilerArgs.begin(), CompilerArgs.end());
+  }
+  return Args;
+}
+
+bool ToolCommandLine::hasBuildPath() const {
+  for (size_t I = 0; I < Options.size(); ++I) {
+    llvm::StringRef Arg = Options[I];
+    llvm::StringRef Name = Arg.ltrim('-');
+    if (Arg.starts_with("-") && (Name == "p" || Name.starts_with("p=")))
+      return true;
+    if (takesSeparateValue(Arg)) // its value is no option
+      ++I;
+  }
+  return false;
 }
 
 OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
@@ -163,15 +182,14 @@ OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
   return Own;
 }
 
-std::vector<std::string> withCudaPass(llvm::ArrayRef<std::string> Args,
-                                      llvm::StringRef CudaPass) {
-  std::vector<std::string> Result;
+ToolCommandLine withCudaPass(ToolCommandLine CommandLine,
+                             llvm::StringRef CudaPass) {
+  std::vector<std::string> &Options = CommandLine.Options;
   if (CudaPass == "device")
-    Result.push_back("--extra-arg=--cuda-device-only");
+    Options.insert(Options.begin(), "--extra-arg=--cuda-device-only");
   else if (CudaPass == "host")
-    Result.push_back("--extra-arg=--cuda-host-only");
-  Result.insert(Result.end(), Args.begin(), Args.end());
-  return Result;
+    Options.insert(Options.begin(), "--extra-arg=--cuda-host-only");
+  return CommandLine;
 }
 
 /// Whether \p Arg is `-p`/`--p` (value next) or `-p=`/`--p=` (value
@@ -193,93 +211,78 @@ static bool isBuildPathFlag(llvm::StringRef Arg, llvm::StringRef &Value,
   return false;
 }
 
-std::optional<std::string> buildPathOf(llvm::ArrayRef<std::string> ToolArgs) {
+std::optional<std::string> buildPathOf(llvm::ArrayRef<std::string> Options) {
   std::optional<std::string> Result;
-  for (size_t I = 0; I < ToolArgs.size(); ++I) {
-    if (ToolArgs[I] == "--")
-      break;
+  for (size_t I = 0; I < Options.size(); ++I) {
     llvm::StringRef Value;
     bool Attached = false;
-    if (!isBuildPathFlag(ToolArgs[I], Value, Attached))
+    if (!isBuildPathFlag(Options[I], Value, Attached)) {
+      if (takesSeparateValue(Options[I]))
+        ++I;
       continue;
+    }
     if (Attached)
       Result = Value.str();
-    else if (I + 1 < ToolArgs.size())
-      Result = ToolArgs[++I];
+    else if (I + 1 < Options.size())
+      Result = Options[++I];
   }
   return Result;
 }
 
-std::vector<std::string>
-withBuildPath(llvm::ArrayRef<std::string> Args, llvm::StringRef BuildPath,
-              llvm::ArrayRef<std::string> ExtraSources) {
-  std::vector<std::string> Result;
-  size_t I = 0;
-  for (; I < Args.size() && Args[I] != "--"; ++I) {
+ToolCommandLine withBuildPath(ToolCommandLine CommandLine,
+                              llvm::StringRef BuildPath,
+                              llvm::ArrayRef<std::string> ExtraSources) {
+  std::vector<std::string> Kept;
+  const std::vector<std::string> &Options = CommandLine.Options;
+  for (size_t I = 0; I < Options.size(); ++I) {
     llvm::StringRef Value;
     bool Attached = false;
-    if (isBuildPathFlag(Args[I], Value, Attached)) {
+    if (isBuildPathFlag(Options[I], Value, Attached)) {
       if (!Attached)
         ++I;
       continue;
     }
-    Result.push_back(Args[I]);
+    Kept.push_back(Options[I]);
+    if (takesSeparateValue(Options[I]) && I + 1 < Options.size())
+      Kept.push_back(Options[++I]);
   }
-  Result.insert(Result.end(), {"-p", BuildPath.str()});
-  Result.insert(Result.end(), ExtraSources.begin(), ExtraSources.end());
-  Result.insert(Result.end(), Args.begin() + I, Args.end());
-  return Result;
+  Kept.insert(Kept.end(), {"-p", BuildPath.str()});
+  CommandLine.Options = std::move(Kept);
+  CommandLine.SourcePaths.insert(CommandLine.SourcePaths.end(),
+                                 ExtraSources.begin(), ExtraSources.end());
+  return CommandLine;
 }
 
-std::string takeExportFixes(std::vector<std::string> &Args) {
+std::string takeExportFixes(ToolCommandLine &CommandLine) {
   std::string File;
   std::vector<std::string> Kept;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    if (Args[I] == "--") {
-      Kept.insert(Kept.end(), Args.begin() + I, Args.end());
-      break;
-    }
-    llvm::StringRef Arg = Args[I];
+  const std::vector<std::string> &Options = CommandLine.Options;
+  for (size_t I = 0; I < Options.size(); ++I) {
+    llvm::StringRef Arg = Options[I];
     llvm::StringRef Name = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
-    if (Arg.starts_with("-") && Name == "export-fixes") {
-      if (I + 1 < Args.size())
-        File = Args[++I];
+    if (Name == "export-fixes") {
+      if (I + 1 < Options.size())
+        File = Options[++I];
       continue;
     }
-    if (Arg.starts_with("-") && Name.consume_front("export-fixes=")) {
+    if (Name.consume_front("export-fixes=")) {
       File = Name.str();
       continue;
     }
-    Kept.push_back(Args[I]);
+    Kept.push_back(Options[I]);
+    if (takesSeparateValue(Arg) && I + 1 < Options.size())
+      Kept.push_back(Options[++I]);
   }
-  Args = std::move(Kept);
+  CommandLine.Options = std::move(Kept);
   return File;
 }
 
-std::vector<std::string> withSources(llvm::ArrayRef<std::string> Args,
-                                     llvm::ArrayRef<std::string> Sources) {
-  std::vector<std::string> Result;
-  size_t I = 0;
-  for (; I < Args.size(); ++I) {
-    llvm::StringRef Arg = Args[I];
-    if (Arg == "--")
-      break;
-    if (Arg.size() > 1 && Arg.starts_with("-")) {
-      Result.push_back(Args[I]);
-      if (takesSeparateValue(Arg) && I + 1 < Args.size())
-        Result.push_back(Args[++I]);
-    }
-  }
-  Result.insert(Result.end(), Sources.begin(), Sources.end());
-  Result.insert(Result.end(), Args.begin() + I, Args.end());
-  return Result;
-}
-
-static bool hasOption(llvm::ArrayRef<std::string> ToolArgs,
+static bool hasOption(llvm::ArrayRef<std::string> Options,
                       llvm::ArrayRef<llvm::StringRef> Names) {
-  for (llvm::StringRef Arg : ToolArgs) {
-    if (Arg == "--")
-      break;
+  for (size_t I = 0; I < Options.size(); ++I) {
+    llvm::StringRef Arg = Options[I];
+    if (takesSeparateValue(Arg))
+      ++I; // `--checks --fix`: a value, not an option
     if (!Arg.starts_with("-"))
       continue;
     llvm::StringRef Name =
@@ -290,12 +293,12 @@ static bool hasOption(llvm::ArrayRef<std::string> ToolArgs,
   return false;
 }
 
-bool asksForFixes(llvm::ArrayRef<std::string> ToolArgs) {
-  return hasOption(ToolArgs, {"fix", "fix-errors", "fix-notes"});
+bool asksForFixes(llvm::ArrayRef<std::string> Options) {
+  return hasOption(Options, {"fix", "fix-errors", "fix-notes"});
 }
 
-bool asksForInformation(llvm::ArrayRef<std::string> ToolArgs) {
-  return hasOption(ToolArgs, {"list-checks", "dump-config", "explain-config",
+bool asksForInformation(llvm::ArrayRef<std::string> Options) {
+  return hasOption(Options, {"list-checks", "dump-config", "explain-config",
                               "verify-config", "help", "help-list",
                               "help-hidden", "version"});
 }
@@ -414,62 +417,57 @@ static bool wantsCuda(const ToolCommandLine &CommandLine) {
 /// Whether rewriteCommandLine leaves \p CommandLine to clang-tidy as it is.
 static bool leftAlone(const ToolCommandLine &CommandLine,
                       bool CompileDatabaseFound) {
-  return CommandLine.SourcePaths.empty() || CommandLine.HasBuildPath ||
+  return CommandLine.SourcePaths.empty() || CommandLine.hasBuildPath() ||
          (CompileDatabaseFound && !CommandLine.HasCompilerArgs);
 }
 
-bool needsFallbackHeaders(llvm::ArrayRef<std::string> Args,
+bool needsFallbackHeaders(const ToolCommandLine &CommandLine,
                           bool CompileDatabaseFound) {
-  ToolCommandLine CommandLine = parseToolCommandLine(Args);
   return !leftAlone(CommandLine, CompileDatabaseFound) &&
          wantsCuda(CommandLine) &&
          !hasArgStartingWith(CommandLine.CompilerArgs, "--cuda-path");
 }
 
-bool needsNvccCompatHeader(llvm::ArrayRef<std::string> Args,
+bool needsNvccCompatHeader(const ToolCommandLine &CommandLine,
                            bool CompileDatabaseFound) {
-  ToolCommandLine CommandLine = parseToolCommandLine(Args);
   return !leftAlone(CommandLine, CompileDatabaseFound) &&
          wantsCuda(CommandLine);
 }
 
-std::vector<std::string>
-rewriteCommandLine(llvm::ArrayRef<std::string> Args,
-                   const std::optional<CudaToolkit> &Toolkit,
-                   bool CompileDatabaseFound, llvm::StringRef FallbackDir,
-                   llvm::StringRef NvccCompatHeader) {
-  ToolCommandLine CommandLine = parseToolCommandLine(Args);
+ToolCommandLine rewriteCommandLine(ToolCommandLine CommandLine,
+                                   const std::optional<CudaToolkit> &Toolkit,
+                                   bool CompileDatabaseFound,
+                                   llvm::StringRef FallbackDir,
+                                   llvm::StringRef NvccCompatHeader) {
   if (leftAlone(CommandLine, CompileDatabaseFound))
-    return Args.vec();
-
-  std::vector<std::string> Result = CommandLine.ToolArgs;
-  Result.push_back("--");
+    return CommandLine;
   std::vector<std::string> Flags;
   if (Toolkit && wantsCuda(CommandLine))
     Flags =
         cudaParseFlags(*Toolkit, CommandLine.CompilerArgs, NvccCompatHeader);
   else if (!Toolkit && !FallbackDir.empty() &&
-           needsFallbackHeaders(Args, CompileDatabaseFound))
+           needsFallbackHeaders(CommandLine, CompileDatabaseFound))
     Flags = fallbackParseFlags(FallbackDir, CommandLine.CompilerArgs,
                                NvccCompatHeader);
-  Result.insert(Result.end(), Flags.begin(), Flags.end());
-  Result.insert(Result.end(), CommandLine.CompilerArgs.begin(),
-                CommandLine.CompilerArgs.end());
-  return Result;
+  CommandLine.HasCompilerArgs = true;
+  CommandLine.CompilerArgs.insert(CommandLine.CompilerArgs.begin(),
+                                  Flags.begin(), Flags.end());
+  return CommandLine;
 }
 
-std::vector<std::string> withResourceDir(llvm::ArrayRef<std::string> Args,
-                                         llvm::StringRef ResourceDir) {
-  bool UserSetOne = llvm::any_of(Args, [](const std::string &Arg) {
+ToolCommandLine withResourceDir(ToolCommandLine CommandLine,
+                                llvm::StringRef ResourceDir) {
+  auto SetsOne = [](const std::string &Arg) {
     return llvm::StringRef(Arg).contains("-resource-dir");
-  });
-  ToolCommandLine CommandLine = parseToolCommandLine(Args);
-  if (UserSetOne || ResourceDir.empty() || CommandLine.SourcePaths.empty())
-    return Args.vec();
-  std::vector<std::string> Result = {
-      ("--extra-arg-before=-resource-dir=" + ResourceDir).str()};
-  Result.insert(Result.end(), Args.begin(), Args.end());
-  return Result;
+  };
+  if (llvm::any_of(CommandLine.Options, SetsOne) ||
+      llvm::any_of(CommandLine.CompilerArgs, SetsOne) ||
+      ResourceDir.empty() || CommandLine.SourcePaths.empty())
+    return CommandLine;
+  CommandLine.Options.insert(
+      CommandLine.Options.begin(),
+      ("--extra-arg-before=-resource-dir=" + ResourceDir).str());
+  return CommandLine;
 }
 
 } // namespace cuda_lambda_tidy

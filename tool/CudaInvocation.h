@@ -25,16 +25,26 @@ constexpr int NewestKnownCudaMinor = 9;
 /// The GPU architecture used when the user names none.
 constexpr const char *DefaultGpuArch = "sm_80";
 
-/// A clang-tidy command line split the way clang-tidy reads it.
+/// A clang-tidy command line as data, split the way clang-tidy reads it.
+/// main reads the user's once (parse); the drop-in changes it with the
+/// functions below and hands each child process its own; an argument
+/// vector is made of it (args) only for clang-tidy's main and for a child
+/// started as a new process.
 struct ToolCommandLine {
-  std::vector<std::string> ToolArgs;    ///< options and paths before `--`
-  std::vector<std::string> SourcePaths; ///< the positional arguments
-  bool HasCompilerArgs = false;         ///< whether `--` was given
+  /// The options before `--`, each with its separate value (`-p DIR`), in
+  /// the order given.
+  std::vector<std::string> Options;
+  std::vector<std::string> SourcePaths;  ///< the positional arguments
+  bool HasCompilerArgs = false;          ///< whether `--` was given
   std::vector<std::string> CompilerArgs; ///< everything after `--`
-  bool HasBuildPath = false;             ///< whether `-p` was given
-};
 
-ToolCommandLine parseToolCommandLine(llvm::ArrayRef<std::string> Args);
+  static ToolCommandLine parse(llvm::ArrayRef<std::string> Args);
+  /// The options, the source paths, then `--` and the compiler arguments
+  /// when given: what parse reads back as this command line.
+  std::vector<std::string> args() const;
+  /// Whether `-p` was given.
+  bool hasBuildPath() const;
+};
 
 /// Options of cuda-lambda-tidy itself, not clang-tidy's.
 struct OwnOptions {
@@ -77,37 +87,34 @@ struct OwnOptions {
 /// the compiler arguments after `--`) and returns them.
 OwnOptions takeOwnOptions(std::vector<std::string> &Args);
 
-/// \p Args with the clang flag that selects \p CudaPass ("device", "host"
-/// or "" for none) given to clang-tidy as `--extra-arg`.
-std::vector<std::string> withCudaPass(llvm::ArrayRef<std::string> Args,
-                                      llvm::StringRef CudaPass);
+/// \p CommandLine with the clang flag that selects \p CudaPass ("device",
+/// "host" or "" for none) given to clang-tidy as `--extra-arg`.
+ToolCommandLine withCudaPass(ToolCommandLine CommandLine,
+                             llvm::StringRef CudaPass);
 
-/// The value of `-p` in \p ToolArgs (`-p DIR`, `-p=DIR`, `--p=DIR`), if any.
-std::optional<std::string> buildPathOf(llvm::ArrayRef<std::string> ToolArgs);
+/// The value of `-p` in the tool options \p Options (`-p DIR`, `-p=DIR`,
+/// `--p=DIR`), if any.
+std::optional<std::string> buildPathOf(llvm::ArrayRef<std::string> Options);
 
-/// \p Args with its `-p` value replaced by \p BuildPath (or, where it has
-/// none, `-p BuildPath` added), and \p ExtraSources appended as sources.
-std::vector<std::string>
-withBuildPath(llvm::ArrayRef<std::string> Args, llvm::StringRef BuildPath,
-              llvm::ArrayRef<std::string> ExtraSources);
+/// \p CommandLine with its `-p` value replaced by \p BuildPath (or, where
+/// it has none, `-p BuildPath` added), and \p ExtraSources appended as
+/// sources.
+ToolCommandLine withBuildPath(ToolCommandLine CommandLine,
+                              llvm::StringRef BuildPath,
+                              llvm::ArrayRef<std::string> ExtraSources);
 
-/// Removes `--export-fixes F` / `--export-fixes=F` from the tool options in
-/// \p Args and returns F ("" when not given).
-std::string takeExportFixes(std::vector<std::string> &Args);
+/// Removes `--export-fixes F` / `--export-fixes=F` from the options of
+/// \p CommandLine and returns F ("" when not given).
+std::string takeExportFixes(ToolCommandLine &CommandLine);
 
-/// \p Args with its source paths replaced by \p Sources (put after the
-/// other tool options, before any `--`).
-std::vector<std::string> withSources(llvm::ArrayRef<std::string> Args,
-                                     llvm::ArrayRef<std::string> Sources);
+/// Whether the tool options \p Options ask clang-tidy to apply fixes
+/// (`--fix`, `--fix-errors`, `--fix-notes`).
+bool asksForFixes(llvm::ArrayRef<std::string> Options);
 
-/// Whether the tool options ask clang-tidy to apply fixes (`--fix`,
-/// `--fix-errors`, `--fix-notes`).
-bool asksForFixes(llvm::ArrayRef<std::string> ToolArgs);
-
-/// Whether the tool options ask for information instead of linting
-/// (`--list-checks`, `--dump-config`, `--explain-config`, `--verify-config`,
-/// `--help`, `--version`).
-bool asksForInformation(llvm::ArrayRef<std::string> ToolArgs);
+/// Whether the tool options \p Options ask for information instead of
+/// linting (`--list-checks`, `--dump-config`, `--explain-config`,
+/// `--verify-config`, `--help`, `--version`).
+bool asksForInformation(llvm::ArrayRef<std::string> Options);
 
 /// `.cu` and `.cuh` files.
 bool isCudaSourcePath(llvm::StringRef Path);
@@ -132,36 +139,36 @@ fallbackParseFlags(llvm::StringRef FallbackDir,
                    llvm::ArrayRef<std::string> UserArgs,
                    llvm::StringRef NvccCompatHeader = "");
 
-/// The argument vector (without argv[0]) to hand to clang-tidy's main.
+/// The command line to hand to clang-tidy's main for \p CommandLine.
 /// \p CompileDatabaseFound says whether clang-tidy would find a
 /// compile_commands.json for the sources by itself; then, as with `-p`, the
 /// command line is left alone. Without \p Toolkit, CUDA sources are parsed
 /// against the fallback headers in \p FallbackDir (when it is not empty).
 /// Either way \p NvccCompatHeader, when not empty, is force-included.
-std::vector<std::string>
-rewriteCommandLine(llvm::ArrayRef<std::string> Args,
-                   const std::optional<CudaToolkit> &Toolkit,
-                   bool CompileDatabaseFound, llvm::StringRef FallbackDir = "",
-                   llvm::StringRef NvccCompatHeader = "");
+ToolCommandLine rewriteCommandLine(ToolCommandLine CommandLine,
+                                   const std::optional<CudaToolkit> &Toolkit,
+                                   bool CompileDatabaseFound,
+                                   llvm::StringRef FallbackDir = "",
+                                   llvm::StringRef NvccCompatHeader = "");
 
-/// Whether rewriteCommandLine, given no toolkit, parses \p Args against the
-/// fallback headers: it lints CUDA sources, and the compiler arguments name
-/// no toolkit (`--cuda-path`) of their own.
-bool needsFallbackHeaders(llvm::ArrayRef<std::string> Args,
+/// Whether rewriteCommandLine, given no toolkit, parses \p CommandLine
+/// against the fallback headers: it lints CUDA sources, and the compiler
+/// arguments name no toolkit (`--cuda-path`) of their own.
+bool needsFallbackHeaders(const ToolCommandLine &CommandLine,
                           bool CompileDatabaseFound);
 
-/// Whether rewriteCommandLine may set up a CUDA parse for \p Args, and so
-/// wants the nvcc-compatibility layer written: it lints CUDA sources with no
-/// compile database.
-bool needsNvccCompatHeader(llvm::ArrayRef<std::string> Args,
+/// Whether rewriteCommandLine may set up a CUDA parse for \p CommandLine,
+/// and so wants the nvcc-compatibility layer written: it lints CUDA sources
+/// with no compile database.
+bool needsNvccCompatHeader(const ToolCommandLine &CommandLine,
                            bool CompileDatabaseFound);
 
-/// \p Args with clang's resource directory (builtin headers and the CUDA
-/// wrapper headers) set to \p ResourceDir for every compile command, unless
-/// the user set one. Our binary does not live next to clang's resources, so
-/// clang's guess from the executable's path would be wrong.
-std::vector<std::string> withResourceDir(llvm::ArrayRef<std::string> Args,
-                                         llvm::StringRef ResourceDir);
+/// \p CommandLine with clang's resource directory (builtin headers and the
+/// CUDA wrapper headers) set to \p ResourceDir for every compile command,
+/// unless the user set one. Our binary does not live next to clang's
+/// resources, so clang's guess from the executable's path would be wrong.
+ToolCommandLine withResourceDir(ToolCommandLine CommandLine,
+                                llvm::StringRef ResourceDir);
 
 } // namespace cuda_lambda_tidy
 

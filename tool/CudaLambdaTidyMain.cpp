@@ -90,39 +90,6 @@ int printParseFlags() {
   return 0;
 }
 
-/// One pass in this process (Own.CudaPass; "" or "both": both sides at
-/// once), with the child request of \p Run when a parent asked for it.
-int lintOnePass(DropInRun &Run, std::vector<std::string> Args,
-                OwnOptions &Own) {
-  if (Own.CudaPass == "both")
-    Own.CudaPass = "";
-  Run.Pass = Own.CudaPass;
-  const ChildRequest *Request = Run.Request ? &*Run.Request : nullptr;
-  if (Request) {
-    Run.PreambleCacheDir = Request->PreambleCacheDir;
-    Run.PreambleAtFirstLint = Request->PreambleAtFirstLint;
-  }
-  Args = withCudaPass(Args, Own.CudaPass);
-  if (Request && !Request->ProbeFile.empty())
-    Args = withPassProbe(Args, Request->ProbeFile);
-  ToolCommandLine CommandLine = parseToolCommandLine(Args);
-  // Flags after `--` win over any database, as in clang-tidy. Without a
-  // compile_commands.json (a compile_flags.txt, say) clang-tidy decides
-  // alone.
-  std::string DatabaseDir = databaseDirOf(CommandLine);
-  if (DatabaseDir.empty())
-    return runWithFlags(Run, Args, Own);
-  return runWithDatabase(Run, Args, CommandLine, DatabaseDir, Own);
-}
-
-/// A child's reply to its parent (ChildRequest.h).
-void writeReply(const DropInRun &Run) {
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(Run.Request->ReplyFile, EC);
-  if (!EC)
-    Out << writeChildReply(Run.Reply);
-}
-
 } // namespace
 
 int main(int argc, const char **argv) {
@@ -153,40 +120,26 @@ int main(int argc, const char **argv) {
     return inputError(Own.Error);
   // A child of a parent run (PassChildren.h): what it asks is in its
   // request; the rest of the command line is clang-tidy's.
-  if (!Own.RequestFile.empty()) {
-    auto Text = llvm::MemoryBuffer::getFile(Own.RequestFile);
-    if (!Text)
-      return inputError("'" + Own.RequestFile + "' cannot be read");
-    llvm::Expected<ChildRequest> Request =
-        readChildRequest((*Text)->getBuffer());
-    if (!Request)
-      return inputError(llvm::toString(Request.takeError()));
-    Run.Request = std::move(*Request);
-    Own.CudaPass = Run.Request->Pass;
-    Own.AllowPlugins = Run.Request->AllowPlugins;
-    Own.NoToolkit = Run.Request->NoToolkit;
-    int Status = lintOnePass(Run, Args, Own);
-    writeReply(Run);
-    return Status;
-  }
+  // The rest is clang-tidy's command line, read here once.
+  ToolCommandLine CommandLine = ToolCommandLine::parse(Args);
+  if (!Own.RequestFile.empty())
+    return lintAsChild(Run, std::move(CommandLine), Own);
   // No checks chosen anywhere: the cuda-* checks, not clang-tidy's "no
   // checks enabled" (DefaultChecks.h).
-  Args = withDefaultChecks(Args,
-                           databaseSourcesOf(parseToolCommandLine(Args)));
-  ToolCommandLine CommandLine = parseToolCommandLine(Args);
+  CommandLine = withDefaultChecks(CommandLine, databaseSourcesOf(CommandLine));
   // The preamble cache: for one file named on the command line (an editor
   // linting what it saves), never when fixes are applied.
   Run.PreambleAtFirstLint = Own.PreambleAtFirstLint;
   if (CommandLine.SourcePaths.size() == 1 && !Own.NoCache &&
       !Own.NoPreambleCache && !cacheDisabledByEnvironment() &&
-      !asksForFixes(CommandLine.ToolArgs) &&
-      !asksForInformation(CommandLine.ToolArgs))
+      !asksForFixes(CommandLine.Options) &&
+      !asksForInformation(CommandLine.Options))
     Run.PreambleCacheDir = cacheDirectory(Own.CacheDir);
 
   // --list-checks, --dump-config & co. read no source: clang-tidy accepts
   // any path there, run-clang-tidy's probe `--list-checks -` among them.
   for (const std::string &Source : CommandLine.SourcePaths) {
-    if (asksForInformation(CommandLine.ToolArgs))
+    if (asksForInformation(CommandLine.Options))
       break;
     llvm::sys::fs::file_status Status;
     if (llvm::sys::fs::status(Source, Status) ||
@@ -212,15 +165,15 @@ int main(int argc, const char **argv) {
 
   // The parent: passes, formats and -j run as child processes of this
   // binary, each one pass over some files with clang-tidy's own output.
-  bool Lints = !asksForInformation(CommandLine.ToolArgs) &&
-               (!CommandLine.SourcePaths.empty() || CommandLine.HasBuildPath);
+  bool Lints = !asksForInformation(CommandLine.Options) &&
+               (!CommandLine.SourcePaths.empty() || CommandLine.hasBuildPath());
   if (Lints) {
     llvm::Expected<std::optional<ChildPlan>> Plan =
         planChildren(CommandLine, Own, DatabaseDir);
     if (!Plan)
       return inputError(llvm::toString(Plan.takeError()));
     if (*Plan)
-      return runChildren(Run, Args, Own, **Plan);
+      return runChildren(Run, std::move(CommandLine), Own, **Plan);
   }
-  return lintOnePass(Run, Args, Own);
+  return lintOnePass(Run, std::move(CommandLine), Own);
 }

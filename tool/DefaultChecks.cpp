@@ -81,10 +81,8 @@ bool checksConfigured(llvm::ArrayRef<std::string> ToolArgs,
   return false;
 }
 
-std::vector<std::string>
-withDefaultChecks(llvm::ArrayRef<std::string> Args,
-                  llvm::ArrayRef<std::string> DatabaseSources) {
-  ToolCommandLine CommandLine = parseToolCommandLine(Args);
+ToolCommandLine withDefaultChecks(ToolCommandLine CommandLine,
+                                  llvm::ArrayRef<std::string> DatabaseSources) {
   std::vector<std::string> Sources = CommandLine.SourcePaths;
   if (Sources.empty())
     Sources = DatabaseSources;
@@ -94,11 +92,11 @@ withDefaultChecks(llvm::ArrayRef<std::string> Args,
     llvm::sys::path::append(Here, "-");
     Sources.push_back(Here.str().str());
   }
-  if (checksConfigured(CommandLine.ToolArgs, Sources))
-    return Args.vec();
-  std::vector<std::string> Result = {std::string("--checks=") + DefaultChecks};
-  Result.insert(Result.end(), Args.begin(), Args.end());
-  return Result;
+  if (checksConfigured(CommandLine.Options, Sources))
+    return CommandLine;
+  CommandLine.Options.insert(CommandLine.Options.begin(),
+                             std::string("--checks=") + DefaultChecks);
+  return CommandLine;
 }
 
 } // namespace cuda_lambda_tidy

@@ -12,6 +12,7 @@
 #ifndef CUDA_LAMBDA_TIDY_TOOL_DEFAULTCHECKS_H
 #define CUDA_LAMBDA_TIDY_TOOL_DEFAULTCHECKS_H
 
+#include "CudaInvocation.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <string>
 #include <vector>
@@ -30,12 +31,11 @@ constexpr const char *DefaultChecks = "-*,cuda-*";
 bool checksConfigured(llvm::ArrayRef<std::string> ToolArgs,
                       llvm::ArrayRef<std::string> Sources);
 
-/// \p Args (a cuda-lambda-tidy command line without argv[0]) with
-/// `--checks=-*,cuda-*` first when checksConfigured says no for its sources,
-/// or, when it names none, for \p DatabaseSources (the files of its compile
-/// database) and else the current directory.
-std::vector<std::string>
-withDefaultChecks(llvm::ArrayRef<std::string> Args,
+/// \p CommandLine with `--checks=-*,cuda-*` first when checksConfigured
+/// says no for its sources, or, when it names none, for \p DatabaseSources
+/// (the files of its compile database) and else the current directory.
+ToolCommandLine
+withDefaultChecks(ToolCommandLine CommandLine,
                   llvm::ArrayRef<std::string> DatabaseSources = {});
 
 } // namespace cuda_lambda_tidy

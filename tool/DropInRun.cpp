@@ -52,14 +52,31 @@ DropInRun::createTemporaryDirectory(llvm::StringRef Prefix) {
   return TemporaryDirs.back();
 }
 
+void DropInRun::removeOnSignal(llvm::StringRef Path) {
+  llvm::sys::RemoveFileOnSignal(Path);
+  RemovedOnSignal.push_back(Path.str());
+}
+
+void DropInRun::becomeForkedChild() {
+  TemporaryDirs.clear(); // still in VolatileDirs
+  for (const std::string &Path : RemovedOnSignal)
+    llvm::sys::DontRemoveFileOnSignal(Path);
+  RemovedOnSignal.clear();
+  Request.reset();
+  Reply = ChildReply();
+  Pass.clear();
+  PreambleCacheDir.clear();
+  PreambleAtFirstLint = false;
+}
+
 /// Marks each of \p Headers below \p Dir for removal should a signal end
-/// the run.
-static void removeOnSignal(llvm::StringRef Dir,
-                           llvm::ArrayRef<FallbackHeader> Headers) {
+/// \p Run.
+static void removeHeadersOnSignal(DropInRun &Run, llvm::StringRef Dir,
+                                  llvm::ArrayRef<FallbackHeader> Headers) {
   for (const FallbackHeader &Header : Headers) {
     llvm::SmallString<256> Path(Dir);
     llvm::sys::path::append(Path, Header.Path);
-    llvm::sys::RemoveFileOnSignal(Path);
+    Run.removeOnSignal(Path);
   }
 }
 
@@ -75,7 +92,7 @@ llvm::Expected<std::string> DropInRun::resourceDir() {
     return Dir.takeError();
   if (llvm::Error Failed = writeBundledHeaders(*Dir, Embedded))
     return std::move(Failed);
-  removeOnSignal(*Dir, Embedded);
+  removeHeadersOnSignal(*this, *Dir, Embedded);
   WrittenResourceDir = *Dir;
   return *WrittenResourceDir;
 }
@@ -92,7 +109,7 @@ DropInRun::useNvccCompatHeader(llvm::StringRef Dir) {
   }
   llvm::Expected<std::string> Path = writeNvccCompatHeader(Dir);
   if (Path)
-    llvm::sys::RemoveFileOnSignal(*Path);
+    removeOnSignal(*Path);
   return Path;
 }
 
@@ -105,10 +122,11 @@ std::string DropInRun::docsDir() const {
   return CUDA_LAMBDA_TIDY_DOCS_DIR;
 }
 
-llvm::Error useFallbackHeaders(llvm::StringRef Dir, llvm::StringRef Reason) {
+llvm::Error useFallbackHeaders(DropInRun &Run, llvm::StringRef Dir,
+                               llvm::StringRef Reason) {
   if (llvm::Error Failed = writeFallbackHeaders(Dir))
     return Failed;
-  removeOnSignal(Dir, fallbackHeaders());
+  removeHeadersOnSignal(Run, Dir, fallbackHeaders());
   llvm::errs() << fallbackNotice(Reason) << "\n";
   return llvm::Error::success();
 }

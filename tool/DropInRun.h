@@ -77,6 +77,18 @@ public:
     VolatileDirs.push_back(Dir.str());
   }
 
+  /// Removes \p Path should a signal end this process
+  /// (llvm::sys::RemoveFileOnSignal), and remembers it: a child forked from
+  /// this process must not remove the parent's files when it dies.
+  void removeOnSignal(llvm::StringRef Path);
+
+  /// Called first in a child forked from this run (ChildProcess.h): the
+  /// parent's temporary directories stay usable and volatile but are the
+  /// parent's to remove, its files are no longer removed on a signal here,
+  /// and what a parent sets for its children (the request, the pass, the
+  /// preamble cache) starts as in a child started afresh.
+  void becomeForkedChild();
+
   /// clang's resource directory (builtin headers, CUDA wrappers) for a run
   /// that parses: LLVM's, or in the self-contained binary its own copy,
   /// written once per run to a private temporary directory.
@@ -113,12 +125,15 @@ private:
   std::string Self;
   std::vector<std::string> TemporaryDirs; ///< made here, removed at the end
   std::vector<std::string> VolatileDirs;  ///< TemporaryDirs and the parent's
+  std::vector<std::string> RemovedOnSignal; ///< removeOnSignal's paths
   std::optional<std::string> WrittenResourceDir;
 };
 
-/// Writes the fallback headers into \p Dir and says, first on stderr, that
+/// Writes the fallback headers into \p Dir (removed should a signal end
+/// \p Run) and says, first on stderr, that
 /// they are used because of \p Reason (fallbackReason).
-llvm::Error useFallbackHeaders(llvm::StringRef Dir, llvm::StringRef Reason);
+llvm::Error useFallbackHeaders(DropInRun &Run, llvm::StringRef Dir,
+                               llvm::StringRef Reason);
 
 } // namespace cuda_lambda_tidy
 

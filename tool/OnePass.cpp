@@ -19,14 +19,13 @@
 
 namespace cuda_lambda_tidy {
 
-/// The compiler command clang-tidy runs for the one source of \p Final
-/// (arguments for clang-tidy's main): from the compile database of `-p`,
-/// or from the flags after `--`; with --extra-arg-before after the
-/// compiler, --extra-arg at the end, then what ClangTool adjusts. The
-/// source's absolute path goes to \p Source.
+/// The compiler command clang-tidy runs for the one source of
+/// \p CommandLine (what clang-tidy's main is given): from the compile
+/// database of `-p`, or from the flags after `--`; with --extra-arg-before
+/// after the compiler, --extra-arg at the end, then what ClangTool adjusts.
+/// The source's absolute path goes to \p Source.
 static std::optional<clang::tooling::CompileCommand>
-lintCommandOf(llvm::ArrayRef<std::string> Final, std::string &Source) {
-  ToolCommandLine CommandLine = parseToolCommandLine(Final);
+lintCommandOf(const ToolCommandLine &CommandLine, std::string &Source) {
   if (CommandLine.SourcePaths.size() != 1)
     return std::nullopt;
   llvm::SmallString<256> Absolute(CommandLine.SourcePaths.front());
@@ -43,7 +42,7 @@ lintCommandOf(llvm::ArrayRef<std::string> Final, std::string &Source) {
     Database = clang::tooling::FixedCompilationDatabase::loadFromCommandLine(
         Argc, Argv.data(), Error);
   } else if (std::optional<std::string> BuildPath =
-                 buildPathOf(CommandLine.ToolArgs)) {
+                 buildPathOf(CommandLine.Options)) {
     llvm::SmallString<256> DatabaseFile(*BuildPath);
     if (llvm::sys::path::filename(DatabaseFile) != "compile_commands.json")
       llvm::sys::path::append(DatabaseFile, "compile_commands.json");
@@ -58,15 +57,16 @@ lintCommandOf(llvm::ArrayRef<std::string> Final, std::string &Source) {
     return std::nullopt;
   clang::tooling::CompileCommand Command = Commands.front();
   std::vector<std::string> Before, After;
-  for (size_t I = 0; I < CommandLine.ToolArgs.size(); ++I) {
-    llvm::StringRef Arg = CommandLine.ToolArgs[I];
+  const std::vector<std::string> &Options = CommandLine.Options;
+  for (size_t I = 0; I < Options.size(); ++I) {
+    llvm::StringRef Arg = Options[I];
     llvm::StringRef Name = Arg.ltrim('-');
     for (auto [Option, Into] :
          {std::pair<llvm::StringRef, std::vector<std::string> *>{
               "extra-arg-before", &Before},
           {"extra-arg", &After}}) {
-      if (Name == Option && I + 1 < CommandLine.ToolArgs.size()) {
-        Into->push_back(CommandLine.ToolArgs[++I]);
+      if (Name == Option && I + 1 < Options.size()) {
+        Into->push_back(Options[++I]);
         break;
       }
       if (Name.starts_with((Option + "=").str())) {
@@ -89,28 +89,27 @@ lintCommandOf(llvm::ArrayRef<std::string> Final, std::string &Source) {
 /// Whether the check configuration of \p Source adds compiler arguments
 /// (ExtraArgs, ExtraArgsBefore): clang-tidy applies them out of our sight.
 static bool configurationAddsArgs(llvm::StringRef Source,
-                           llvm::ArrayRef<std::string> ToolArgs) {
-  if (llvm::StringRef(configurationInputs(Source, ToolArgs))
+                                  llvm::ArrayRef<std::string> Options) {
+  if (llvm::StringRef(configurationInputs(Source, Options))
           .contains("ExtraArgs"))
     return true;
-  return llvm::any_of(ToolArgs, [](llvm::StringRef Arg) {
+  return llvm::any_of(Options, [](llvm::StringRef Arg) {
     return Arg.contains("ExtraArgs");
   });
 }
 
-/// With the preamble cache on: \p Final (arguments for clang-tidy) with the
-/// arguments that load the cached preamble of its one source; the link to
-/// remove afterwards goes to \p Link.
-static std::vector<std::string> withCachedPreamble(DropInRun &Run,
-                                                   std::vector<std::string> Final,
-                                                   std::string &Link) {
+/// With the preamble cache on: \p Final (what clang-tidy's main is given)
+/// with the options that load the cached preamble of its one source; the
+/// link to remove afterwards goes to \p Link.
+static ToolCommandLine withCachedPreamble(DropInRun &Run,
+                                          ToolCommandLine Final,
+                                          std::string &Link) {
   std::string Source;
   std::optional<clang::tooling::CompileCommand> Command =
       lintCommandOf(Final, Source);
   PreambleOutcome Outcome{"miss", "no compile command"};
   std::optional<PreambleUse> Use;
-  if (Command && configurationAddsArgs(
-                     Source, parseToolCommandLine(Final).ToolArgs)) {
+  if (Command && configurationAddsArgs(Source, Final.Options)) {
     Outcome.Reason = "the configuration adds compiler arguments";
   } else if (Command) {
     PreambleRequest Request;
@@ -139,27 +138,30 @@ static std::vector<std::string> withCachedPreamble(DropInRun &Run,
   if (!Use)
     return Final;
   Link = Use->Link;
-  llvm::sys::RemoveFileOnSignal(Link);
+  Run.removeOnSignal(Link);
   seedPassDependentMacros(Use->DependentMacros);
-  Final.insert(Final.begin(), Use->ToolArgs.begin(), Use->ToolArgs.end());
+  Final.Options.insert(Final.Options.begin(), Use->ToolArgs.begin(),
+                       Use->ToolArgs.end());
   return Final;
 }
 
-int runClangTidy(DropInRun &Run, llvm::ArrayRef<std::string> Args) {
+int runClangTidy(DropInRun &Run, const ToolCommandLine &CommandLine) {
+  const bool Informs = asksForInformation(CommandLine.Options);
   std::string ResourceDir = CLANG_RESOURCE_DIR;
-  if (!asksForInformation(parseToolCommandLine(Args).ToolArgs)) {
+  if (!Informs) {
     llvm::Expected<std::string> Dir = Run.resourceDir();
     if (!Dir)
       return inputError(llvm::toString(Dir.takeError()));
     ResourceDir = *Dir;
   }
-  std::vector<std::string> Final = withResourceDir(Args, ResourceDir);
+  ToolCommandLine Final = withResourceDir(CommandLine, ResourceDir);
   std::string Link;
-  if (!Run.PreambleCacheDir.empty() &&
-      !asksForInformation(parseToolCommandLine(Final).ToolArgs))
+  if (!Run.PreambleCacheDir.empty() && !Informs)
     Final = withCachedPreamble(Run, std::move(Final), Link);
+  // The one argument vector of a lint: clang-tidy's main reads it.
+  const std::vector<std::string> Args = Final.args();
   std::vector<const char *> TidyArgv = {Run.argv0()};
-  for (const std::string &Arg : Final)
+  for (const std::string &Arg : Args)
     TidyArgv.push_back(Arg.c_str());
   int Status = clang::tidy::clangTidyMain(static_cast<int>(TidyArgv.size()),
                                           TidyArgv.data());
@@ -169,14 +171,13 @@ int runClangTidy(DropInRun &Run, llvm::ArrayRef<std::string> Args) {
 }
 
 std::optional<std::string>
-resultsKeyOf(DropInRun &Run, llvm::ArrayRef<std::string> ChildArgs,
+resultsKeyOf(DropInRun &Run, const ToolCommandLine &ChildCommandLine,
              const ChildRequest &Request) {
   // The child's command line as it lints it (lintOnePass, runWithDatabase):
   // its pass added, `-p` naming the translated database, clang's resource
   // directory.
   const std::string &Pass = Request.Pass;
-  std::vector<std::string> Args = withCudaPass(ChildArgs, Pass);
-  const ToolCommandLine CommandLine = parseToolCommandLine(Args);
+  const ToolCommandLine CommandLine = withCudaPass(ChildCommandLine, Pass);
   std::string DatabaseDir = databaseDirOf(CommandLine);
   if (DatabaseDir.empty())
     return std::nullopt;
@@ -185,8 +186,8 @@ resultsKeyOf(DropInRun &Run, llvm::ArrayRef<std::string> ChildArgs,
     llvm::consumeError(ResourceDir.takeError());
     return std::nullopt;
   }
-  std::vector<std::string> Final =
-      withResourceDir(withBuildPath(Args, DatabaseDir, {}), *ResourceDir);
+  ToolCommandLine Final = withResourceDir(
+      withBuildPath(CommandLine, DatabaseDir, {}), *ResourceDir);
   std::string SourcePath;
   std::optional<clang::tooling::CompileCommand> Found =
       lintCommandOf(Final, SourcePath);
@@ -215,20 +216,20 @@ resultsKeyOf(DropInRun &Run, llvm::ArrayRef<std::string> ChildArgs,
   // What the child is asked, by what the database says rather than where
   // it is (the launcher writes the same database to a new temporary
   // directory for every compile), its files to write left out.
-  std::vector<std::string> Rest = withBuildPath(Args, "<database>", {});
+  ToolCommandLine Rest = withBuildPath(CommandLine, "<database>", {});
   const bool ExportsFixes = !takeExportFixes(Rest).empty();
   std::string KeyArgs = "pass=" + Pass +
                         (Request.NoToolkit ? " no-toolkit" : "") +
                         (Request.AllowPlugins ? " allow-plugins" : "") +
                         (Request.ProbeFile.empty() ? "" : " probe") +
                         (ExportsFixes ? " export-fixes" : "") + "\n";
-  for (const std::string &Arg : Rest)
+  for (const std::string &Arg : Rest.args())
     KeyArgs += Arg + "\n";
   return digestOf(
       {"cuda-lambda-tidy results 2",
        toolIdentity(CUDA_LAMBDA_TIDY_VERSION, Run.self()), KeyArgs,
        Source.str().str(), Command.Directory, Flags,
-       configurationInputs(Source, CommandLine.ToolArgs), *Input});
+       configurationInputs(Source, CommandLine.Options), *Input});
 }
 
 llvm::Expected<TranslatedDatabase>
@@ -276,7 +277,7 @@ translateDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Sources,
   }
   if (!Translated->FallbackNvcc.empty()) {
     if (llvm::Error Failed = useFallbackHeaders(
-            FallbackDir,
+            Run, FallbackDir,
             fallbackReason(Own.NoToolkit, Translated->FallbackNvcc)))
       return Failed;
   }
@@ -298,12 +299,11 @@ translateDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Sources,
       return llvm::createStringError("cannot write '" + TempFile + "'");
     }
   }
-  llvm::sys::RemoveFileOnSignal(TempFile);
+  Run.removeOnSignal(TempFile);
   return TranslatedDatabase{*TempDir, Translated->CudaFiles};
 }
 
-int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
-                    const ToolCommandLine &CommandLine,
+int runWithDatabase(DropInRun &Run, const ToolCommandLine &CommandLine,
                     llvm::StringRef DatabaseDir, const OwnOptions &Own) {
   // A parent's children get the database it translated once.
   TranslatedDatabase Database{DatabaseDir.str(), {}};
@@ -317,30 +317,77 @@ int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
     Database = std::move(*Translated);
   }
   return runClangTidy(
-      Run, withBuildPath(Args, Database.Dir,
+      Run, withBuildPath(CommandLine, Database.Dir,
                          CommandLine.SourcePaths.empty()
                              ? Database.CudaFiles
                              : std::vector<std::string>()));
 }
 
-int runWithFlags(DropInRun &Run, llvm::ArrayRef<std::string> Args,
+int lintOnePass(DropInRun &Run, ToolCommandLine CommandLine,
+                OwnOptions &Own) {
+  if (Own.CudaPass == "both")
+    Own.CudaPass = "";
+  Run.Pass = Own.CudaPass;
+  const ChildRequest *Request = Run.Request ? &*Run.Request : nullptr;
+  if (Request) {
+    Run.PreambleCacheDir = Request->PreambleCacheDir;
+    Run.PreambleAtFirstLint = Request->PreambleAtFirstLint;
+  }
+  CommandLine = withCudaPass(std::move(CommandLine), Own.CudaPass);
+  if (Request && !Request->ProbeFile.empty())
+    CommandLine.Options =
+        withPassProbe(CommandLine.Options, Request->ProbeFile);
+  // Flags after `--` win over any database, as in clang-tidy. Without a
+  // compile_commands.json (a compile_flags.txt, say) clang-tidy decides
+  // alone.
+  std::string DatabaseDir = databaseDirOf(CommandLine);
+  if (DatabaseDir.empty())
+    return runWithFlags(Run, CommandLine, Own);
+  return runWithDatabase(Run, CommandLine, DatabaseDir, Own);
+}
+
+int lintAsChild(DropInRun &Run, ToolCommandLine CommandLine,
+                OwnOptions Own) {
+  auto Text = llvm::MemoryBuffer::getFile(Own.RequestFile);
+  if (!Text)
+    return inputError("'" + Own.RequestFile + "' cannot be read");
+  llvm::Expected<ChildRequest> Request =
+      readChildRequest((*Text)->getBuffer());
+  if (!Request)
+    return inputError(llvm::toString(Request.takeError()));
+  Run.Request = std::move(*Request);
+  Own.CudaPass = Run.Request->Pass;
+  Own.AllowPlugins = Run.Request->AllowPlugins;
+  Own.NoToolkit = Run.Request->NoToolkit;
+  int Status = lintOnePass(Run, std::move(CommandLine), Own);
+  // The reply (ChildRequest.h); a parent that cannot read it takes the
+  // default.
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Run.Request->ReplyFile, EC);
+  if (!EC)
+    Out << writeChildReply(Run.Reply);
+  return Status;
+}
+
+int runWithFlags(DropInRun &Run, const ToolCommandLine &CommandLine,
                  const OwnOptions &Own) {
   std::optional<CudaToolkit> Toolkit =
       Own.NoToolkit ? std::nullopt
                     : findCudaToolkit(ToolkitEnvironment::real());
   std::string FallbackDir;
-  if (!Toolkit && needsFallbackHeaders(Args, /*CompileDatabaseFound=*/false)) {
+  if (!Toolkit &&
+      needsFallbackHeaders(CommandLine, /*CompileDatabaseFound=*/false)) {
     llvm::Expected<std::string> Dir =
         Run.createTemporaryDirectory("cuda-lambda-tidy-fallback");
     if (!Dir)
       return inputError(llvm::toString(Dir.takeError()));
     FallbackDir = *Dir;
     if (llvm::Error Failed = useFallbackHeaders(
-            FallbackDir, fallbackReason(Own.NoToolkit)))
+            Run, FallbackDir, fallbackReason(Own.NoToolkit)))
       return inputError(llvm::toString(std::move(Failed)));
   }
   std::string CompatHeader;
-  if (needsNvccCompatHeader(Args, /*CompileDatabaseFound=*/false)) {
+  if (needsNvccCompatHeader(CommandLine, /*CompileDatabaseFound=*/false)) {
     llvm::Expected<std::string> Dir =
         Run.createTemporaryDirectory("cuda-lambda-tidy-compat");
     if (!Dir)
@@ -350,7 +397,7 @@ int runWithFlags(DropInRun &Run, llvm::ArrayRef<std::string> Args,
       return inputError(llvm::toString(Header.takeError()));
     CompatHeader = *Header;
   }
-  return runClangTidy(Run, rewriteCommandLine(Args, Toolkit,
+  return runClangTidy(Run, rewriteCommandLine(CommandLine, Toolkit,
                                               /*CompileDatabaseFound=*/false,
                                               FallbackDir, CompatHeader));
 }

@@ -23,22 +23,22 @@
 namespace cuda_lambda_tidy {
 
 /// The results cache's key of the pass \p Request asks of a child over one
-/// file of the database its parent translated, \p ChildArgs being the
-/// child's clang-tidy arguments (`-p` the translated database, the file,
-/// `--export-fixes`): the tool, what the child is asked (this run's
+/// file of the database its parent translated, \p ChildCommandLine being
+/// the child's (`-p` the translated database, the file, `--export-fixes`):
+/// the tool, what the child is asked (this run's
 /// temporary paths left out), the file's compile command and configuration,
 /// and its preprocessed input. std::nullopt where the pass cannot be keyed
 /// (no compile command, an input that does not preprocess): it is linted.
 /// The parent looks each such pass up before it starts its child
 /// (PassChildren.h), and a hit starts none.
-std::optional<std::string> resultsKeyOf(DropInRun &Run,
-                                        llvm::ArrayRef<std::string> ChildArgs,
-                                        const ChildRequest &Request);
+std::optional<std::string>
+resultsKeyOf(DropInRun &Run, const ToolCommandLine &ChildCommandLine,
+             const ChildRequest &Request);
 
-/// Runs clang-tidy's main on \p Args (arguments without argv[0]) with
-/// clang's resource directory and, with the preamble cache on, the cached
-/// preamble of its one source.
-int runClangTidy(DropInRun &Run, llvm::ArrayRef<std::string> Args);
+/// Runs clang-tidy's main on \p CommandLine with clang's resource
+/// directory and, with the preamble cache on, the cached preamble of its
+/// one source: the one place a lint's argument vector is made.
+int runClangTidy(DropInRun &Run, const ToolCommandLine &CommandLine);
 
 /// A compile database translated for clang (translateDatabase).
 struct TranslatedDatabase {
@@ -61,15 +61,27 @@ translateDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Sources,
 /// Lints with the database in \p DatabaseDir: translated first
 /// (translateDatabase), unless the child request of \p Run says the parent
 /// did.
-int runWithDatabase(DropInRun &Run, llvm::ArrayRef<std::string> Args,
-                    const ToolCommandLine &CommandLine,
+int runWithDatabase(DropInRun &Run, const ToolCommandLine &CommandLine,
                     llvm::StringRef DatabaseDir, const OwnOptions &Own);
 
 /// Lints without a compile database: CUDA sources given without compile
 /// flags get the toolkit's, or, without one, the fallback headers'; every
 /// CUDA parse gets the nvcc-compatibility layer.
-int runWithFlags(DropInRun &Run, llvm::ArrayRef<std::string> Args,
+int runWithFlags(DropInRun &Run, const ToolCommandLine &CommandLine,
                  const OwnOptions &Own);
+
+/// One pass in this process (\p Own.CudaPass; "" or "both": both sides at
+/// once) over \p CommandLine, with the child request of
+/// \p Run when a parent asked for it: with the database of `-p` (or one
+/// found above the first source), else with flags (runWithFlags).
+int lintOnePass(DropInRun &Run, ToolCommandLine CommandLine,
+                OwnOptions &Own);
+
+/// What a child of a parent run (PassChildren.h) does, started afresh or
+/// forked: reads the request \p Own.RequestFile names, lints the one pass
+/// it asks for over \p CommandLine, and writes its reply.
+int lintAsChild(DropInRun &Run, ToolCommandLine CommandLine,
+                OwnOptions Own);
 
 } // namespace cuda_lambda_tidy
 

@@ -1,6 +1,7 @@
 //===--- PassChildren.cpp - cuda-lambda-tidy ----------------------------===//
 
 #include "PassChildren.h"
+#include "ChildProcess.h"
 #include "ChildRequest.h"
 #include "CompileDatabase.h"
 #include "CudaLambdaTidyVersion.h"
@@ -43,7 +44,7 @@ planChildren(const ToolCommandLine &CommandLine, OwnOptions &Own,
   // The results cache: passes over the files of a compile database, one
   // file per child, never when fixes are applied.
   if (!DatabaseDir.empty() && !Own.NoCache && !cacheDisabledByEnvironment() &&
-      !asksForFixes(CommandLine.ToolArgs))
+      !asksForFixes(CommandLine.Options))
     Plan.CacheDir = cacheDirectory(Own.CacheDir);
   if (Plan.Passes.size() == 1 && Own.Format == "text" && Own.Jobs == 0 &&
       Own.ShardCount == 0 && Plan.CacheDir.empty()) {
@@ -95,7 +96,7 @@ planChildren(const ToolCommandLine &CommandLine, OwnOptions &Own,
 struct ChildRun {
   ChildRequest Request;          ///< what it is asked (its pass, files to write)
   std::string RequestFile;       ///< where the request is written
-  std::vector<std::string> Args; ///< clang-tidy's, without argv[0]
+  ToolCommandLine CommandLine;   ///< clang-tidy's: its files, `-p`, fixes
   size_t Group = 0;              ///< which output group it belongs to
   std::string StdoutFile, StderrFile, FixesFile;
   ChildReply Reply;              ///< what it answered, once done
@@ -134,11 +135,11 @@ static std::string definitionText(llvm::StringRef File, unsigned Line) {
   return Text;
 }
 
-static std::string temporaryFile(llvm::StringRef Suffix) {
+static std::string temporaryFile(DropInRun &DropIn, llvm::StringRef Suffix) {
   llvm::SmallString<256> Path;
   if (llvm::sys::fs::createTemporaryFile("cuda-lambda-tidy", Suffix, Path))
     return "";
-  llvm::sys::RemoveFileOnSignal(Path);
+  DropIn.removeOnSignal(Path);
   return Path.str().str();
 }
 
@@ -160,8 +161,8 @@ static void writeWhole(llvm::StringRef Path, llvm::StringRef Text) {
 /// exit status, and returns true: no child runs.
 static bool replayCachedResult(DropInRun &DropIn, ChildRun &Run,
                                llvm::StringRef CacheDir) {
-  std::optional<std::string> Key = resultsKeyOf(
-      DropIn, llvm::ArrayRef(Run.Args).drop_front(), Run.Request);
+  std::optional<std::string> Key =
+      resultsKeyOf(DropIn, Run.CommandLine, Run.Request);
   if (!Key)
     return false;
   std::optional<CachedResult> Hit = readCachedResult(CacheDir, *Key);
@@ -221,7 +222,7 @@ static void storeMissedResults(std::vector<ChildRun> &Runs,
   }
 }
 
-int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
+int runChildren(DropInRun &DropIn, ToolCommandLine CommandLine,
                 const OwnOptions &Own, const ChildPlan &Plan) {
   llvm::ArrayRef<std::string> Passes = Plan.Passes;
   llvm::ArrayRef<std::vector<std::string>> Groups = Plan.Groups;
@@ -229,9 +230,9 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
   const bool ProbeHostPass = Plan.ProbeHostPass;
   llvm::StringRef CacheDir = Plan.CacheDir;
   llvm::StringRef PreambleDir = DropIn.PreambleCacheDir;
-  std::string ExportFixes = takeExportFixes(Args);
+  std::string ExportFixes = takeExportFixes(CommandLine);
   bool WantFixes = !ExportFixes.empty() || Own.Format == "sarif";
-  if (asksForFixes(Args))
+  if (asksForFixes(CommandLine.Options))
     Parallel = 1;
 
   // The database is translated once, here, for the files of every group
@@ -239,7 +240,6 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
   // says is said once, and each child lints the translation as it is.
   bool Translated = false;
   if (!Plan.DatabaseDir.empty() && !Groups.empty()) {
-    ToolCommandLine CommandLine = parseToolCommandLine(Args);
     std::vector<std::string> Linted = CommandLine.SourcePaths;
     if (Linted.empty())
       for (const std::vector<std::string> &Group : Groups)
@@ -248,9 +248,9 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
         translateDatabase(DropIn, Linted, Plan.DatabaseDir, Own);
     if (!Database)
       return inputError(llvm::toString(Database.takeError()));
-    Args = withBuildPath(Args, Database->Dir,
-                         Linted.empty() ? Database->CudaFiles
-                                        : std::vector<std::string>());
+    CommandLine = withBuildPath(std::move(CommandLine), Database->Dir,
+                                Linted.empty() ? Database->CudaFiles
+                                               : std::vector<std::string>());
     Translated = true;
   }
 
@@ -273,7 +273,7 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
     Request.NoToolkit = Own.NoToolkit;
     Request.Translated = Translated;
     if (ProbeHostPass && Request.Pass == "device") {
-      Request.ProbeFile = temporaryFile("probe");
+      Request.ProbeFile = temporaryFile(DropIn, "probe");
       if (Request.ProbeFile.empty())
         return inputError("cannot create a temporary file");
       DeviceRunOf[G] = Runs.size();
@@ -284,13 +284,16 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
     Request.PreambleCacheDir = PreambleDir.str();
     Request.PreambleAtFirstLint =
         !PreambleDir.empty() && Own.PreambleAtFirstLint;
-    Request.ReplyFile = temporaryFile("reply");
-    Run.RequestFile = temporaryFile("request");
-    Run.StdoutFile = temporaryFile("out");
-    Run.StderrFile = temporaryFile("err");
+    Request.ReplyFile = temporaryFile(DropIn, "reply");
+    Run.RequestFile = temporaryFile(DropIn, "request");
+    Run.StdoutFile = temporaryFile(DropIn, "out");
+    Run.StderrFile = temporaryFile(DropIn, "err");
+    Run.CommandLine = CommandLine;
+    if (!Groups[G].empty())
+      Run.CommandLine.SourcePaths = Groups[G];
     if (WantFixes) {
-      Run.FixesFile = temporaryFile("yaml");
-      Run.Args.push_back("--export-fixes=" + Run.FixesFile);
+      Run.FixesFile = temporaryFile(DropIn, "yaml");
+      Run.CommandLine.Options.push_back("--export-fixes=" + Run.FixesFile);
     }
     if (Request.ReplyFile.empty() || Run.RequestFile.empty() ||
         Run.StdoutFile.empty() || Run.StderrFile.empty() ||
@@ -306,11 +309,6 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
         return inputError("cannot write '" + Run.RequestFile + "'");
       }
     }
-    Run.Args.insert(Run.Args.begin(),
-                    (ChildRequestOption + Run.RequestFile).str());
-    std::vector<std::string> Rest =
-        Groups[G].empty() ? Args : withSources(Args, Groups[G]);
-    Run.Args.insert(Run.Args.end(), Rest.begin(), Rest.end());
     Runs.push_back(std::move(Run));
   }
 
@@ -380,9 +378,25 @@ int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
     ChildRun &Run = Runs[I];
     if (Run.UsesResultsCache && replayCachedResult(DropIn, Run, CacheDir))
       continue;
+    // Forked, the child skips loading this binary again (ChildProcess.h)
+    // and takes its command line as it is; a child started afresh reads
+    // the same from its arguments.
+    auto LintAsChild = [&DropIn, &Run] {
+      OwnOptions ChildOwn;
+      ChildOwn.RequestFile = Run.RequestFile;
+      return lintAsChild(DropIn, Run.CommandLine, ChildOwn);
+    };
+    if (std::optional<llvm::sys::ProcessInfo> Forked =
+            forkChild(DropIn, LintAsChild, Run.StdoutFile, Run.StderrFile)) {
+      Run.Process = *Forked;
+      Running.push_back(I);
+      continue;
+    }
     const std::string &Self = DropIn.self();
+    std::vector<std::string> Args = Run.CommandLine.args();
+    Args.insert(Args.begin(), (ChildRequestOption + Run.RequestFile).str());
     std::vector<llvm::StringRef> ArgRefs = {Self};
-    ArgRefs.insert(ArgRefs.end(), Run.Args.begin(), Run.Args.end());
+    ArgRefs.insert(ArgRefs.end(), Args.begin(), Args.end());
     std::optional<llvm::StringRef> Redirects[] = {
         std::nullopt, llvm::StringRef(Run.StdoutFile),
         llvm::StringRef(Run.StderrFile)};

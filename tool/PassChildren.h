@@ -51,11 +51,11 @@ llvm::Expected<std::optional<ChildPlan>>
 planChildren(const ToolCommandLine &CommandLine, OwnOptions &Own,
              llvm::StringRef DatabaseDir);
 
-/// Runs \p Plan's children on \p Args (arguments without argv[0]), at most
+/// Runs \p Plan's children on \p CommandLine, at most
 /// Plan.Parallel at a time (one with --fix, in order: the device pass fixes
 /// first; probed host passes after every group's device pass), and prints
 /// their merged findings in \p Own.Format; returns the exit status.
-int runChildren(DropInRun &DropIn, std::vector<std::string> Args,
+int runChildren(DropInRun &DropIn, ToolCommandLine CommandLine,
                 const OwnOptions &Own, const ChildPlan &Plan);
 
 } // namespace cuda_lambda_tidy

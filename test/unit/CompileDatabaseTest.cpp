@@ -154,14 +154,14 @@ TEST(CompileDatabaseTest, CudaPass) {
   OwnOptions Own = takeOwnOptions(A);
   EXPECT_EQ(Own.CudaPass, "host");
   EXPECT_TRUE(Own.Error.empty());
-  EXPECT_EQ(withCudaPass(A, Own.CudaPass),
+  EXPECT_EQ(withCudaPass(ToolCommandLine::parse(A), Own.CudaPass).args(),
             (Args{"--extra-arg=--cuda-host-only", "a.cu"}));
   Args B = {"--cuda-pass", "device", "a.cu"};
   Own = takeOwnOptions(B);
   EXPECT_EQ(B, Args{"a.cu"});
-  EXPECT_EQ(withCudaPass(B, Own.CudaPass),
+  EXPECT_EQ(withCudaPass(ToolCommandLine::parse(B), Own.CudaPass).args(),
             (Args{"--extra-arg=--cuda-device-only", "a.cu"}));
-  EXPECT_EQ(withCudaPass(B, ""), B);
+  EXPECT_EQ(withCudaPass(ToolCommandLine::parse(B), "").args(), B);
   Args C = {"--cuda-pass=both", "a.cu"};
   EXPECT_EQ(takeOwnOptions(C).CudaPass, "both");
   Args D = {"--cuda-pass=all", "a.cu"};
@@ -205,32 +205,45 @@ TEST(CompileDatabaseTest, FormatJobsAndChild) {
 }
 
 TEST(CompileDatabaseTest, ExportFixesSourcesAndModes) {
-  Args A = {"--export-fixes", "f.yaml", "-p", "b", "a.cu", "--", "-x"};
+  ToolCommandLine A = ToolCommandLine::parse(
+      {"--export-fixes", "f.yaml", "-p", "b", "a.cu", "--", "-x"});
   EXPECT_EQ(takeExportFixes(A), "f.yaml");
-  EXPECT_EQ(A, (Args{"-p", "b", "a.cu", "--", "-x"}));
-  Args B = {"--export-fixes=g.yaml", "a.cu"};
+  EXPECT_EQ(A.args(), (Args{"-p", "b", "a.cu", "--", "-x"}));
+  ToolCommandLine B = ToolCommandLine::parse({"--export-fixes=g.yaml", "a.cu"});
   EXPECT_EQ(takeExportFixes(B), "g.yaml");
-  EXPECT_EQ(B, Args{"a.cu"});
-  EXPECT_EQ(withSources({"a.cu", "-p", "b", "c.cu", "--fix", "--", "d"},
-                        {"x.cu"}),
-            (Args{"-p", "b", "--fix", "x.cu", "--", "d"}));
-  EXPECT_TRUE(asksForFixes({"--fix-errors", "a.cu"}));
-  EXPECT_FALSE(asksForFixes({"a.cu", "--", "--fix"}));
-  EXPECT_TRUE(asksForInformation({"--list-checks"}));
-  EXPECT_FALSE(asksForInformation({"--checks=-*", "a.cu"}));
+  EXPECT_EQ(B.args(), Args{"a.cu"});
+  // A source named before an option goes after the options.
+  ToolCommandLine C =
+      ToolCommandLine::parse({"a.cu", "-p", "b", "c.cu", "--fix", "--", "d"});
+  C.SourcePaths = {"x.cu"};
+  EXPECT_EQ(C.args(), (Args{"-p", "b", "--fix", "x.cu", "--", "d"}));
+  auto OptionsOf = [](const Args &Given) {
+    return ToolCommandLine::parse(Given).Options;
+  };
+  EXPECT_TRUE(asksForFixes(OptionsOf({"--fix-errors", "a.cu"})));
+  EXPECT_FALSE(asksForFixes(OptionsOf({"a.cu", "--", "--fix"})));
+  EXPECT_TRUE(asksForInformation(OptionsOf({"--list-checks"})));
+  EXPECT_FALSE(asksForInformation(OptionsOf({"--checks=-*", "a.cu"})));
 }
 
 TEST(CompileDatabaseTest, BuildPath) {
-  EXPECT_EQ(buildPathOf({"-p", "build"}), std::optional<std::string>("build"));
-  EXPECT_EQ(buildPathOf({"-p=b2", "a.cu"}), std::optional<std::string>("b2"));
-  EXPECT_EQ(buildPathOf({"--p=b3"}), std::optional<std::string>("b3"));
-  EXPECT_EQ(buildPathOf({"a.cu", "--", "-p", "x"}), std::nullopt);
-  EXPECT_EQ(withBuildPath({"--checks=-*", "-p", "build", "a.cu"}, "/tmp/t", {}),
-            (Args{"--checks=-*", "a.cu", "-p", "/tmp/t"}));
-  EXPECT_EQ(withBuildPath({"-p=build"}, "/tmp/t", {"/s/a.cu", "/s/b.cu"}),
+  auto BuildPathOf = [](const Args &Given) {
+    return buildPathOf(ToolCommandLine::parse(Given).Options);
+  };
+  EXPECT_EQ(BuildPathOf({"-p", "build"}), std::optional<std::string>("build"));
+  EXPECT_EQ(BuildPathOf({"-p=b2", "a.cu"}), std::optional<std::string>("b2"));
+  EXPECT_EQ(BuildPathOf({"--p=b3"}), std::optional<std::string>("b3"));
+  EXPECT_EQ(BuildPathOf({"a.cu", "--", "-p", "x"}), std::nullopt);
+  auto WithBuildPath = [](const Args &Given, llvm::StringRef Path,
+                          const Args &Extra) {
+    return withBuildPath(ToolCommandLine::parse(Given), Path, Extra).args();
+  };
+  EXPECT_EQ(WithBuildPath({"--checks=-*", "-p", "build", "a.cu"}, "/tmp/t", {}),
+            (Args{"--checks=-*", "-p", "/tmp/t", "a.cu"}));
+  EXPECT_EQ(WithBuildPath({"-p=build"}, "/tmp/t", {"/s/a.cu", "/s/b.cu"}),
             (Args{"-p", "/tmp/t", "/s/a.cu", "/s/b.cu"}));
-  EXPECT_EQ(withBuildPath({"a.cu"}, "/tmp/t", {}),
-            (Args{"a.cu", "-p", "/tmp/t"}));
+  EXPECT_EQ(WithBuildPath({"a.cu"}, "/tmp/t", {}),
+            (Args{"-p", "/tmp/t", "a.cu"}));
 }
 
 } // namespace

@@ -9,24 +9,63 @@ namespace {
 CudaToolkit cuda13() { return {"/usr/local/cuda", 13, 0}; }
 CudaToolkit cuda128() { return {"/opt/cuda", 12, 8}; }
 
+// The tests write command lines as the argument vectors a user types; the
+// functions take and give them as ToolCommandLine.
+Args rewrite(const Args &Given, const std::optional<CudaToolkit> &Toolkit,
+             bool CompileDatabaseFound, llvm::StringRef FallbackDir = "",
+             llvm::StringRef NvccCompatHeader = "") {
+  return rewriteCommandLine(ToolCommandLine::parse(Given), Toolkit,
+                            CompileDatabaseFound, FallbackDir,
+                            NvccCompatHeader)
+      .args();
+}
+bool fallbackFor(const Args &Given, bool CompileDatabaseFound) {
+  return needsFallbackHeaders(ToolCommandLine::parse(Given),
+                              CompileDatabaseFound);
+}
+bool compatFor(const Args &Given, bool CompileDatabaseFound) {
+  return needsNvccCompatHeader(ToolCommandLine::parse(Given),
+                               CompileDatabaseFound);
+}
+Args resourceDirIn(const Args &Given, llvm::StringRef ResourceDir) {
+  return withResourceDir(ToolCommandLine::parse(Given), ResourceDir).args();
+}
+
 TEST(CudaInvocationTest, SplitsToolOptionsPathsAndCompilerArgs) {
-  ToolCommandLine C = parseToolCommandLine(
+  ToolCommandLine C = ToolCommandLine::parse(
       {"--checks", "-*,cuda-*", "-p=build", "a.cu", "--fix", "b.cuh", "--",
        "-DX"});
   EXPECT_EQ(C.SourcePaths, (Args{"a.cu", "b.cuh"}));
-  EXPECT_EQ(C.ToolArgs,
-            (Args{"--checks", "-*,cuda-*", "-p=build", "a.cu", "--fix", "b.cuh"}));
-  EXPECT_TRUE(C.HasBuildPath);
+  EXPECT_EQ(C.Options, (Args{"--checks", "-*,cuda-*", "-p=build", "--fix"}));
+  EXPECT_TRUE(C.hasBuildPath());
   EXPECT_TRUE(C.HasCompilerArgs);
   EXPECT_EQ(C.CompilerArgs, Args{"-DX"});
+  // The argument vector: the options, the paths, then `--` and the rest;
+  // read again, the same command line.
+  EXPECT_EQ(C.args(), (Args{"--checks", "-*,cuda-*", "-p=build", "--fix",
+                            "a.cu", "b.cuh", "--", "-DX"}));
+  ToolCommandLine Again = ToolCommandLine::parse(C.args());
+  EXPECT_EQ(Again.Options, C.Options);
+  EXPECT_EQ(Again.SourcePaths, C.SourcePaths);
+  EXPECT_EQ(Again.CompilerArgs, C.CompilerArgs);
+  EXPECT_TRUE(Again.HasCompilerArgs);
+  // `--` with nothing after it is kept; none given, none made.
+  EXPECT_EQ(ToolCommandLine::parse({"k.cu", "--"}).args(), (Args{"k.cu", "--"}));
+  EXPECT_EQ(ToolCommandLine::parse({"k.cu"}).args(), Args{"k.cu"});
 }
 
 TEST(CudaInvocationTest, SeparateValuesAreNotPaths) {
-  ToolCommandLine C = parseToolCommandLine(
+  ToolCommandLine C = ToolCommandLine::parse(
       {"-p", "build", "--export-fixes", "fixes.yaml", "-load", "x.so", "k.cu"});
   EXPECT_EQ(C.SourcePaths, Args{"k.cu"});
-  EXPECT_TRUE(C.HasBuildPath);
+  EXPECT_TRUE(C.hasBuildPath());
   EXPECT_FALSE(C.HasCompilerArgs);
+  // A value is never an option: `--extra-arg -p` names no build path, and
+  // `--extra-arg -fix` asks for no fixes.
+  ToolCommandLine Values =
+      ToolCommandLine::parse({"--extra-arg", "-p", "--extra-arg", "-fix", "k.cu"});
+  EXPECT_FALSE(Values.hasBuildPath());
+  EXPECT_FALSE(asksForFixes(Values.Options));
 }
 
 TEST(CudaInvocationTest, RecognizesCudaSources) {
@@ -61,7 +100,7 @@ TEST(CudaInvocationTest, UserFlagsWin) {
 }
 
 TEST(CudaInvocationTest, CudaFileWithoutFlagsGetsThem) {
-  Args R = rewriteCommandLine({"--checks=-*,cuda-*", "k.cu"}, cuda13(), false);
+  Args R = rewrite({"--checks=-*,cuda-*", "k.cu"}, cuda13(), false);
   Args Expected = {"--checks=-*,cuda-*", "k.cu", "--"};
   Args Flags = cudaParseFlags(cuda13(), {});
   Expected.insert(Expected.end(), Flags.begin(), Flags.end());
@@ -69,7 +108,7 @@ TEST(CudaInvocationTest, CudaFileWithoutFlagsGetsThem) {
 }
 
 TEST(CudaInvocationTest, UserCompilerArgsFollowOurs) {
-  Args R = rewriteCommandLine({"k.cu", "--", "-std=c++14"}, cuda13(), false);
+  Args R = rewrite({"k.cu", "--", "-std=c++14"}, cuda13(), false);
   ASSERT_GE(R.size(), 3u);
   EXPECT_EQ(R.back(), "-std=c++14");
   EXPECT_EQ(R[1], "--");
@@ -77,27 +116,27 @@ TEST(CudaInvocationTest, UserCompilerArgsFollowOurs) {
 }
 
 TEST(CudaInvocationTest, NonCudaFileGetsOnlyTheSeparator) {
-  EXPECT_EQ(rewriteCommandLine({"main.cpp"}, cuda13(), false),
+  EXPECT_EQ(rewrite({"main.cpp"}, cuda13(), false),
             (Args{"main.cpp", "--"}));
   // `-x cuda` makes any file CUDA; `-x c++` makes a .cu file plain C++.
-  Args R = rewriteCommandLine({"k.cpp", "--", "-x", "cuda"}, cuda13(), false);
+  Args R = rewrite({"k.cpp", "--", "-x", "cuda"}, cuda13(), false);
   EXPECT_NE(std::find(R.begin(), R.end(), "--cuda-path=/usr/local/cuda"),
             R.end());
-  EXPECT_EQ(rewriteCommandLine({"k.cu", "--", "-x", "c++"}, cuda13(), false),
+  EXPECT_EQ(rewrite({"k.cu", "--", "-x", "c++"}, cuda13(), false),
             (Args{"k.cu", "--", "-x", "c++"}));
 }
 
 TEST(CudaInvocationTest, CompileDatabasesAreLeftAlone) {
   Args WithP = {"-p", "build", "k.cu"};
-  EXPECT_EQ(rewriteCommandLine(WithP, cuda13(), false), WithP);
+  EXPECT_EQ(rewrite(WithP, cuda13(), false), WithP);
   Args Found = {"k.cu"};
-  EXPECT_EQ(rewriteCommandLine(Found, cuda13(), true), Found);
+  EXPECT_EQ(rewrite(Found, cuda13(), true), Found);
   Args NoFiles = {"--list-checks"};
-  EXPECT_EQ(rewriteCommandLine(NoFiles, cuda13(), false), NoFiles);
+  EXPECT_EQ(rewrite(NoFiles, cuda13(), false), NoFiles);
 }
 
 TEST(CudaInvocationTest, NoToolkitAndNoFallbackAddsNoCudaFlags) {
-  EXPECT_EQ(rewriteCommandLine({"k.cu"}, std::nullopt, false),
+  EXPECT_EQ(rewrite({"k.cu"}, std::nullopt, false),
             (Args{"k.cu", "--"}));
 }
 
@@ -118,35 +157,35 @@ TEST(CudaInvocationTest, FallbackFlagsLeaveTheUsersChoices) {
 }
 
 TEST(CudaInvocationTest, NoToolkitParsesCudaAgainstTheFallback) {
-  Args R = rewriteCommandLine({"--checks=-*,cuda-*", "k.cu", "--", "-DX"},
+  Args R = rewrite({"--checks=-*,cuda-*", "k.cu", "--", "-DX"},
                               std::nullopt, false, "/tmp/fb");
   Args Expected = {"--checks=-*,cuda-*", "k.cu", "--"};
   Args Flags = fallbackParseFlags("/tmp/fb", {"-DX"});
   Expected.insert(Expected.end(), Flags.begin(), Flags.end());
   Expected.push_back("-DX");
   EXPECT_EQ(R, Expected);
-  EXPECT_TRUE(needsFallbackHeaders({"k.cu"}, false));
-  EXPECT_TRUE(needsFallbackHeaders({"k.cpp", "--", "-x", "cuda"}, false));
+  EXPECT_TRUE(fallbackFor({"k.cu"}, false));
+  EXPECT_TRUE(fallbackFor({"k.cpp", "--", "-x", "cuda"}, false));
 }
 
 TEST(CudaInvocationTest, FallbackOnlyWhereAToolkitWouldBeUsed) {
   // Not CUDA.
-  EXPECT_FALSE(needsFallbackHeaders({"main.cpp"}, false));
-  EXPECT_EQ(rewriteCommandLine({"main.cpp"}, std::nullopt, false, "/tmp/fb"),
+  EXPECT_FALSE(fallbackFor({"main.cpp"}, false));
+  EXPECT_EQ(rewrite({"main.cpp"}, std::nullopt, false, "/tmp/fb"),
             (Args{"main.cpp", "--"}));
-  EXPECT_FALSE(needsFallbackHeaders({"k.cu", "--", "-x", "c++"}, false));
+  EXPECT_FALSE(fallbackFor({"k.cu", "--", "-x", "c++"}, false));
   // A toolkit named by the user: theirs, not ours.
   Args Theirs = {"k.cu", "--", "--cuda-path=/opt/cuda"};
-  EXPECT_FALSE(needsFallbackHeaders(Theirs, false));
-  EXPECT_EQ(rewriteCommandLine(Theirs, std::nullopt, false, "/tmp/fb"), Theirs);
+  EXPECT_FALSE(fallbackFor(Theirs, false));
+  EXPECT_EQ(rewrite(Theirs, std::nullopt, false, "/tmp/fb"), Theirs);
   // A toolkit found: the fallback directory is not used.
-  EXPECT_EQ(rewriteCommandLine({"k.cu"}, cuda13(), false, "/tmp/fb"),
-            rewriteCommandLine({"k.cu"}, cuda13(), false));
+  EXPECT_EQ(rewrite({"k.cu"}, cuda13(), false, "/tmp/fb"),
+            rewrite({"k.cu"}, cuda13(), false));
   // Compile databases and requests for information are left alone.
-  EXPECT_FALSE(needsFallbackHeaders({"-p", "build", "k.cu"}, false));
-  EXPECT_FALSE(needsFallbackHeaders({"k.cu"}, true));
-  EXPECT_FALSE(needsFallbackHeaders({"--list-checks"}, false));
-  EXPECT_EQ(rewriteCommandLine({"k.cu"}, std::nullopt, true, "/tmp/fb"),
+  EXPECT_FALSE(fallbackFor({"-p", "build", "k.cu"}, false));
+  EXPECT_FALSE(fallbackFor({"k.cu"}, true));
+  EXPECT_FALSE(fallbackFor({"--list-checks"}, false));
+  EXPECT_EQ(rewrite({"k.cu"}, std::nullopt, true, "/tmp/fb"),
             Args{"k.cu"});
 }
 
@@ -169,13 +208,13 @@ TEST(CudaInvocationTest, NvccCompatHeaderIsForceIncluded) {
   ASSERT_NE(Ours, FB.end());
   EXPECT_LT(Ours, Fallback) << "the fallback header must come first";
 
-  Args R = rewriteCommandLine({"k.cu", "--", "-DX"}, cuda13(), false, "",
+  Args R = rewrite({"k.cu", "--", "-DX"}, cuda13(), false, "",
                               Include[1]);
   EXPECT_NE(std::search(R.begin(), R.end(), Include.begin(), Include.end()),
             R.end());
   EXPECT_EQ(R.back(), "-DX");
   Args RF =
-      rewriteCommandLine({"k.cu"}, std::nullopt, false, "/tmp/fb", Include[1]);
+      rewrite({"k.cu"}, std::nullopt, false, "/tmp/fb", Include[1]);
   EXPECT_NE(std::search(RF.begin(), RF.end(), Include.begin(), Include.end()),
             RF.end());
   // Without a path, nothing is included (and the flags are those above).
@@ -185,16 +224,16 @@ TEST(CudaInvocationTest, NvccCompatHeaderIsForceIncluded) {
 }
 
 TEST(CudaInvocationTest, NvccCompatHeaderOnlyForCudaParses) {
-  EXPECT_TRUE(needsNvccCompatHeader({"k.cu"}, false));
-  EXPECT_TRUE(needsNvccCompatHeader({"k.cpp", "--", "-x", "cuda"}, false));
-  EXPECT_TRUE(needsNvccCompatHeader({"k.cu", "--", "--cuda-path=/opt"}, false));
-  EXPECT_FALSE(needsNvccCompatHeader({"main.cpp"}, false));
-  EXPECT_FALSE(needsNvccCompatHeader({"k.cu", "--", "-x", "c++"}, false));
-  EXPECT_FALSE(needsNvccCompatHeader({"-p", "build", "k.cu"}, false));
-  EXPECT_FALSE(needsNvccCompatHeader({"k.cu"}, true));
-  EXPECT_FALSE(needsNvccCompatHeader({"--list-checks"}, false));
+  EXPECT_TRUE(compatFor({"k.cu"}, false));
+  EXPECT_TRUE(compatFor({"k.cpp", "--", "-x", "cuda"}, false));
+  EXPECT_TRUE(compatFor({"k.cu", "--", "--cuda-path=/opt"}, false));
+  EXPECT_FALSE(compatFor({"main.cpp"}, false));
+  EXPECT_FALSE(compatFor({"k.cu", "--", "-x", "c++"}, false));
+  EXPECT_FALSE(compatFor({"-p", "build", "k.cu"}, false));
+  EXPECT_FALSE(compatFor({"k.cu"}, true));
+  EXPECT_FALSE(compatFor({"--list-checks"}, false));
   // Not CUDA: nothing to include.
-  EXPECT_EQ(rewriteCommandLine({"main.cpp"}, cuda13(), false, "",
+  EXPECT_EQ(rewrite({"main.cpp"}, cuda13(), false, "",
                                "/tmp/c/cuda_lambda_tidy_nvcc_compat.h"),
             (Args{"main.cpp", "--"}));
 }
@@ -218,13 +257,13 @@ TEST(CudaInvocationTest, CudaToolkitNoneIsOurs) {
 }
 
 TEST(CudaInvocationTest, ResourceDirForEveryCommand) {
-  EXPECT_EQ(withResourceDir({"k.cu", "--", "-DX"}, "/usr/lib/llvm-22/lib/clang/22"),
+  EXPECT_EQ(resourceDirIn({"k.cu", "--", "-DX"}, "/usr/lib/llvm-22/lib/clang/22"),
             (Args{"--extra-arg-before=-resource-dir=/usr/lib/llvm-22/lib/clang/22",
                   "k.cu", "--", "-DX"}));
   Args Own = {"k.cu", "--", "-resource-dir=/mine"};
-  EXPECT_EQ(withResourceDir(Own, "/usr/lib/llvm-22/lib/clang/22"), Own);
+  EXPECT_EQ(resourceDirIn(Own, "/usr/lib/llvm-22/lib/clang/22"), Own);
   Args NoFiles = {"--list-checks"};
-  EXPECT_EQ(withResourceDir(NoFiles, "/r"), NoFiles);
+  EXPECT_EQ(resourceDirIn(NoFiles, "/r"), NoFiles);
 }
 
 } // namespace

@@ -139,9 +139,11 @@ TEST(CudaToolkitTest, WithoutAToolkitTheFallbackIsUsed) {
   M.Programs["nvcc"] = "/usr/bin/nvcc";
   std::optional<CudaToolkit> Toolkit = findCudaToolkit(M.environment());
   EXPECT_FALSE(Toolkit);
-  ASSERT_TRUE(needsFallbackHeaders({"k.cu"}, false));
+  ASSERT_TRUE(needsFallbackHeaders(ToolCommandLine::parse({"k.cu"}), false));
   std::vector<std::string> Args =
-      rewriteCommandLine({"k.cu"}, Toolkit, false, "/tmp/fb");
+      rewriteCommandLine(ToolCommandLine::parse({"k.cu"}), Toolkit, false,
+                         "/tmp/fb")
+          .args();
   std::vector<std::string> Expected = {"k.cu", "--"};
   std::vector<std::string> Flags = fallbackParseFlags("/tmp/fb", {});
   Expected.insert(Expected.end(), Flags.begin(), Flags.end());

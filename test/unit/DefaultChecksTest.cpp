@@ -38,13 +38,20 @@ protected:
     Options.push_back(path("src/sub/a.cu"));
     return Options;
   }
+  /// withDefaultChecks on the command line \p Given, as an argument vector.
+  static std::vector<std::string>
+  withDefaults(const std::vector<std::string> &Given,
+               llvm::ArrayRef<std::string> DatabaseSources = {}) {
+    return withDefaultChecks(ToolCommandLine::parse(Given), DatabaseSources)
+        .args();
+  }
   llvm::SmallString<256> Root;
 };
 
 const std::string Default = "--checks=-*,cuda-*";
 
 TEST_F(DefaultChecksTest, NothingConfiguredGivesTheCudaChecks) {
-  std::vector<std::string> Result = withDefaultChecks(args({"-p", "build"}));
+  std::vector<std::string> Result = withDefaults(args({"-p", "build"}));
   ASSERT_EQ(Result.size(), 4u);
   EXPECT_EQ(Result.front(), Default);
   EXPECT_EQ(Result[1], "-p");
@@ -57,44 +64,44 @@ TEST_F(DefaultChecksTest, ChecksOnTheCommandLineWin) {
         {"-checks", "bugprone-*"},
         {"--checks="}}) {
     std::vector<std::string> Given = args(Options);
-    EXPECT_EQ(withDefaultChecks(Given), Given) << Options.front();
+    EXPECT_EQ(withDefaults(Given), Given) << Options.front();
   }
 }
 
 TEST_F(DefaultChecksTest, ClangTidyFileWithChecksWins) {
   write("src/.clang-tidy", "Checks: 'bugprone-*'\n");
   std::vector<std::string> Given = args({"--warnings-as-errors=cuda-*"});
-  EXPECT_EQ(withDefaultChecks(Given), Given);
+  EXPECT_EQ(withDefaults(Given), Given);
 }
 
 TEST_F(DefaultChecksTest, ClangTidyFileWithoutChecksDoesNot) {
   write("src/.clang-tidy", "WarningsAsErrors: 'cuda-*'\n");
-  EXPECT_EQ(withDefaultChecks(args({})).front(), Default);
+  EXPECT_EQ(withDefaults(args({})).front(), Default);
 }
 
 TEST_F(DefaultChecksTest, InheritParentConfigReadsTheParent) {
   write(".clang-tidy", "Checks: '-*,cuda-lambda-*'\n");
   write("src/sub/.clang-tidy", "InheritParentConfig: true\n");
   std::vector<std::string> Given = args({});
-  EXPECT_EQ(withDefaultChecks(Given), Given);
+  EXPECT_EQ(withDefaults(Given), Given);
   // Without inheriting, the nearer file is the whole configuration.
   write("src/sub/.clang-tidy", "HeaderFilterRegex: '.*'\n");
-  EXPECT_EQ(withDefaultChecks(Given).front(), Default);
+  EXPECT_EQ(withDefaults(Given).front(), Default);
 }
 
 TEST_F(DefaultChecksTest, ConfigOptionAndConfigFile) {
   write("src/.clang-tidy", "Checks: 'bugprone-*'\n");
   // --config replaces the files: without Checks, nothing chose them.
-  EXPECT_EQ(withDefaultChecks(args({"--config={HeaderFilterRegex: '.*'}"}))
+  EXPECT_EQ(withDefaults(args({"--config={HeaderFilterRegex: '.*'}"}))
                 .front(),
             Default);
   std::vector<std::string> Given = args({"--config={Checks: 'cuda-*'}"});
-  EXPECT_EQ(withDefaultChecks(Given), Given);
+  EXPECT_EQ(withDefaults(Given), Given);
   write("tidy.yaml", "Checks: 'modernize-*'\n");
   Given = args({"--config-file", path("tidy.yaml")});
-  EXPECT_EQ(withDefaultChecks(Given), Given);
+  EXPECT_EQ(withDefaults(Given), Given);
   write("tidy.yaml", "HeaderFilterRegex: '.*'\n");
-  EXPECT_EQ(withDefaultChecks(args({"--config-file=" + path("tidy.yaml")}))
+  EXPECT_EQ(withDefaults(args({"--config-file=" + path("tidy.yaml")}))
                 .front(),
             Default);
 }
@@ -102,8 +109,8 @@ TEST_F(DefaultChecksTest, ConfigOptionAndConfigFile) {
 TEST_F(DefaultChecksTest, DatabaseSourcesWhenNoneAreNamed) {
   write("src/.clang-tidy", "Checks: 'bugprone-*'\n");
   std::vector<std::string> Given = {"-p", path("build")};
-  EXPECT_EQ(withDefaultChecks(Given, {path("src/sub/a.cu")}), Given);
-  EXPECT_EQ(withDefaultChecks(Given, {path("b.cu")}).front(), Default);
+  EXPECT_EQ(withDefaults(Given, {path("src/sub/a.cu")}), Given);
+  EXPECT_EQ(withDefaults(Given, {path("b.cu")}).front(), Default);
 }
 
 } // namespace
