@@ -8,7 +8,9 @@
 #include <string>
 
 #if LLVM_ON_UNIX
+#include <csignal>
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 #endif
 
@@ -25,7 +27,17 @@ forkChild(DropInRun &Run, llvm::function_ref<int()> Body,
   llvm::outs().flush();
   llvm::errs().flush();
   std::fflush(nullptr);
+  // No signal reaches the child before it has let go of the parent's files:
+  // LLVM's handler, inherited, would remove them (the other children's
+  // output) if a signal came at once. Blocked here, a signal sent to the
+  // child waits until becomeForkedChild has run.
+  sigset_t All, Before;
+  sigfillset(&All);
+  pthread_sigmask(SIG_SETMASK, &All, &Before);
   const pid_t Pid = ::fork();
+  if (Pid == 0)
+    Run.becomeForkedChild();
+  pthread_sigmask(SIG_SETMASK, &Before, nullptr);
   if (Pid < 0)
     return std::nullopt;
   if (Pid == 0) {
@@ -37,7 +49,6 @@ forkChild(DropInRun &Run, llvm::function_ref<int()> Body,
       ::_exit(127);
     ::close(OutFd);
     ::close(ErrFd);
-    Run.becomeForkedChild();
     const int Status = Body();
     llvm::outs().flush();
     llvm::errs().flush();

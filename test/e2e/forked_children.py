@@ -6,11 +6,14 @@ checks a forked child that dies by a signal:
   - the default and CUDA_LAMBDA_TIDY_EXEC_CHILDREN=1 print the same
     (stdout, stderr, exit status, exported fixes): both passes in text,
     SARIF, and a -j 2 lint of a compile database;
-  - a host pass killed by SIGTERM is reported as a failed child, and the
-    device pass's findings, which the parent has kept in its own temporary
-    files, are still printed. A forked child inherits the parent's list of
-    files to remove on a signal; unless it lets go of them, LLVM's signal
-    handler in the dying child removes the device pass's output.
+  - a host pass killed by SIGTERM the moment it appears is reported as a
+    failed child, and the device pass's findings, which the parent has kept
+    in its own temporary files, are still printed. A forked child inherits
+    the parent's list of files to remove on a signal; unless it lets go of
+    them before any signal reaches it, LLVM's signal handler in the dying
+    child removes the device pass's output. (With the child letting go only
+    after fork() returned, a signal sent at once lost the output in 3 of 6
+    runs on a loaded machine.)
 
   forked_children.py --tool build/bin/cuda-lambda-tidy
 """
@@ -86,8 +89,10 @@ def children_of(pid):
 
 def kill_second_child(cmd, env):
     """Runs cmd and sends SIGTERM to the second child it starts (the host
-    pass, started once the device pass has ended). Returns the finished
-    process and whether a second child was seen and signalled."""
+    pass, started once the device pass has ended) as soon as it is seen:
+    no pause between looks, so the signal often comes right after fork().
+    Returns the finished process and whether a second child was seen and
+    signalled."""
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     seen = []
@@ -103,7 +108,7 @@ def kill_second_child(cmd, env):
                 killed = True
             except ProcessLookupError:
                 pass
-        time.sleep(0.01)
+        time.sleep(0 if not killed else 0.01)
     out, err = proc.communicate(timeout=60)
     return subprocess.CompletedProcess(cmd, proc.returncode, out, err), killed
 
