@@ -72,15 +72,69 @@ std::vector<std::string> ToolCommandLine::args() const {
 }
 
 bool ToolCommandLine::hasBuildPath() const {
+  return llvm::any_of(toolOptionsOf(Options),
+                      [](const ToolOption &O) { return O.Name == "p"; });
+}
+
+std::vector<ToolOption> toolOptionsOf(llvm::ArrayRef<std::string> Options) {
+  std::vector<ToolOption> Result;
   for (size_t I = 0; I < Options.size(); ++I) {
     llvm::StringRef Arg = Options[I];
-    llvm::StringRef Name = Arg.ltrim('-');
-    if (Arg.starts_with("-") && (Name == "p" || Name.starts_with("p=")))
-      return true;
-    if (takesSeparateValue(Arg)) // its value is no option
-      ++I;
+    ToolOption Option;
+    Option.Index = I;
+    if (Arg.starts_with("-")) {
+      llvm::StringRef Name = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
+      Option.HasValue = Name.contains('=');
+      std::tie(Option.Name, Option.Value) = Name.split('=');
+    }
+    if (takesSeparateValue(Arg) && I + 1 < Options.size()) {
+      Option.Value = Options[++I];
+      Option.HasValue = true;
+      Option.Size = 2;
+    }
+    Result.push_back(Option);
   }
-  return false;
+  return Result;
+}
+
+std::vector<std::string>
+optionsWithout(llvm::ArrayRef<std::string> Options,
+               llvm::function_ref<bool(const ToolOption &)> Drop) {
+  std::vector<std::string> Kept;
+  for (const ToolOption &Option : toolOptionsOf(Options))
+    if (!Drop(Option))
+      Kept.insert(Kept.end(), Options.begin() + Option.Index,
+                  Options.begin() + Option.Index + Option.Size);
+  return Kept;
+}
+
+std::optional<std::string> lastValueOf(llvm::ArrayRef<std::string> Options,
+                                       llvm::StringRef Name) {
+  std::optional<std::string> Value;
+  for (const ToolOption &Option : toolOptionsOf(Options))
+    if (Option.Name == Name)
+      Value = Option.Value.str();
+  return Value;
+}
+
+ToolCommandLine withCheckEnabled(ToolCommandLine CommandLine,
+                                 llvm::StringRef Check) {
+  std::vector<std::string> &Options = CommandLine.Options;
+  std::vector<ToolOption> Given = toolOptionsOf(Options);
+  auto Checks = llvm::find_if(llvm::reverse(Given), [](const ToolOption &O) {
+    return O.Name == "checks";
+  });
+  if (Checks == Given.rend()) {
+    Options.insert(Options.begin(), "--checks=" + Check.str());
+    return CommandLine;
+  }
+  // The last --checks is the one clang-tidy reads.
+  std::string &Last = Options[Checks->Index + Checks->Size - 1];
+  if (Checks->Size == 2)
+    Last += "," + Check.str();
+  else
+    Last = "--checks=" + Checks->Value.str() + "," + Check.str();
+  return CommandLine;
 }
 
 OwnOptions takeOwnOptions(std::vector<std::string> &Args) {
@@ -192,105 +246,41 @@ ToolCommandLine withCudaPass(ToolCommandLine CommandLine,
   return CommandLine;
 }
 
-/// Whether \p Arg is `-p`/`--p` (value next) or `-p=`/`--p=` (value
-/// attached, returned in \p Value).
-static bool isBuildPathFlag(llvm::StringRef Arg, llvm::StringRef &Value,
-                            bool &Attached) {
-  if (!Arg.starts_with("-"))
-    return false;
-  llvm::StringRef Name = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
-  if (Name == "p") {
-    Attached = false;
-    return true;
-  }
-  if (Name.consume_front("p=")) {
-    Value = Name;
-    Attached = true;
-    return true;
-  }
-  return false;
-}
-
 std::optional<std::string> buildPathOf(llvm::ArrayRef<std::string> Options) {
   std::optional<std::string> Result;
-  for (size_t I = 0; I < Options.size(); ++I) {
-    llvm::StringRef Value;
-    bool Attached = false;
-    if (!isBuildPathFlag(Options[I], Value, Attached)) {
-      if (takesSeparateValue(Options[I]))
-        ++I;
-      continue;
-    }
-    if (Attached)
-      Result = Value.str();
-    else if (I + 1 < Options.size())
-      Result = Options[++I];
-  }
+  for (const ToolOption &Option : toolOptionsOf(Options))
+    if (Option.Name == "p" && Option.HasValue)
+      Result = Option.Value.str();
   return Result;
 }
 
 ToolCommandLine withBuildPath(ToolCommandLine CommandLine,
                               llvm::StringRef BuildPath,
                               llvm::ArrayRef<std::string> ExtraSources) {
-  std::vector<std::string> Kept;
-  const std::vector<std::string> &Options = CommandLine.Options;
-  for (size_t I = 0; I < Options.size(); ++I) {
-    llvm::StringRef Value;
-    bool Attached = false;
-    if (isBuildPathFlag(Options[I], Value, Attached)) {
-      if (!Attached)
-        ++I;
-      continue;
-    }
-    Kept.push_back(Options[I]);
-    if (takesSeparateValue(Options[I]) && I + 1 < Options.size())
-      Kept.push_back(Options[++I]);
-  }
-  Kept.insert(Kept.end(), {"-p", BuildPath.str()});
-  CommandLine.Options = std::move(Kept);
+  CommandLine.Options = optionsWithout(
+      CommandLine.Options, [](const ToolOption &O) { return O.Name == "p"; });
+  CommandLine.Options.insert(CommandLine.Options.end(),
+                             {"-p", BuildPath.str()});
   CommandLine.SourcePaths.insert(CommandLine.SourcePaths.end(),
                                  ExtraSources.begin(), ExtraSources.end());
   return CommandLine;
 }
 
 std::string takeExportFixes(ToolCommandLine &CommandLine) {
-  std::string File;
-  std::vector<std::string> Kept;
-  const std::vector<std::string> &Options = CommandLine.Options;
-  for (size_t I = 0; I < Options.size(); ++I) {
-    llvm::StringRef Arg = Options[I];
-    llvm::StringRef Name = Arg.drop_front(Arg.starts_with("--") ? 2 : 1);
-    if (Name == "export-fixes") {
-      if (I + 1 < Options.size())
-        File = Options[++I];
-      continue;
-    }
-    if (Name.consume_front("export-fixes=")) {
-      File = Name.str();
-      continue;
-    }
-    Kept.push_back(Options[I]);
-    if (takesSeparateValue(Arg) && I + 1 < Options.size())
-      Kept.push_back(Options[++I]);
-  }
-  CommandLine.Options = std::move(Kept);
+  std::string File = lastValueOf(CommandLine.Options, "export-fixes")
+                         .value_or("");
+  CommandLine.Options =
+      optionsWithout(CommandLine.Options, [](const ToolOption &O) {
+        return O.Name == "export-fixes";
+      });
   return File;
 }
 
 static bool hasOption(llvm::ArrayRef<std::string> Options,
                       llvm::ArrayRef<llvm::StringRef> Names) {
-  for (size_t I = 0; I < Options.size(); ++I) {
-    llvm::StringRef Arg = Options[I];
-    if (takesSeparateValue(Arg))
-      ++I; // `--checks --fix`: a value, not an option
-    if (!Arg.starts_with("-"))
-      continue;
-    llvm::StringRef Name =
-        Arg.drop_front(Arg.starts_with("--") ? 2 : 1).split('=').first;
-    if (llvm::is_contained(Names, Name))
-      return true;
-  }
-  return false;
+  return llvm::any_of(toolOptionsOf(Options), [&](const ToolOption &O) {
+    return llvm::is_contained(Names, O.Name);
+  });
 }
 
 bool asksForFixes(llvm::ArrayRef<std::string> Options) {

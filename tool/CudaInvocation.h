@@ -11,6 +11,8 @@
 
 #include "CudaToolkit.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +47,40 @@ struct ToolCommandLine {
   /// Whether `-p` was given.
   bool hasBuildPath() const;
 };
+
+/// One option of ToolCommandLine::Options as clang-tidy reads it.
+struct ToolOption {
+  /// Without its dashes and without `=value`: "p", "checks", "fix".
+  llvm::StringRef Name;
+  /// The attached (`--checks=X`) or separate (`--checks X`) value; "" when
+  /// none was given.
+  llvm::StringRef Value;
+  bool HasValue = false; ///< whether a value was given, even an empty one
+  /// Where the option starts in Options, and how many elements it spans: 2
+  /// where its value is the next element, else 1.
+  size_t Index = 0, Size = 1;
+};
+
+/// The options in \p Options in the order given. A separate value is taken
+/// with the option that takes it (clang-tidy's options with a value), so
+/// `--extra-arg -p` is one option, never `-p`.
+std::vector<ToolOption> toolOptionsOf(llvm::ArrayRef<std::string> Options);
+
+/// \p Options without the options \p Drop returns true for (each with its
+/// separate value).
+std::vector<std::string>
+optionsWithout(llvm::ArrayRef<std::string> Options,
+               llvm::function_ref<bool(const ToolOption &)> Drop);
+
+/// The value of the last option named \p Name in \p Options ("" where it
+/// was given without one); nullopt when it was not given.
+std::optional<std::string> lastValueOf(llvm::ArrayRef<std::string> Options,
+                                       llvm::StringRef Name);
+
+/// \p CommandLine with \p Check enabled after whatever its `--checks`
+/// says (or alone in a `--checks` of its own where there is none).
+ToolCommandLine withCheckEnabled(ToolCommandLine CommandLine,
+                                 llvm::StringRef Check);
 
 /// Options of cuda-lambda-tidy itself, not clang-tidy's.
 struct OwnOptions {

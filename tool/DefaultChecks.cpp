@@ -14,37 +14,16 @@ namespace cuda_lambda_tidy {
 using clang::tidy::ClangTidyOptions;
 using clang::tidy::ClangTidyOptionsProvider;
 
-/// The value of the tool option \p Option (`-Option=V`, `--Option=V`,
-/// `-Option V`), the last one given; nullopt when absent.
-static std::optional<std::string>
-optionValue(llvm::ArrayRef<std::string> ToolArgs, llvm::StringRef Option) {
-  std::optional<std::string> Value;
-  for (size_t I = 0; I < ToolArgs.size(); ++I) {
-    llvm::StringRef Arg = ToolArgs[I];
-    if (Arg == "--")
-      break;
-    if (!Arg.starts_with("-"))
-      continue;
-    llvm::StringRef Name = Arg.ltrim('-');
-    if (Name == Option) {
-      Value = I + 1 < ToolArgs.size() ? ToolArgs[++I] : "";
-    } else if (Name.consume_front(Option) && Name.consume_front("=")) {
-      Value = Name.str();
-    }
-  }
-  return Value;
-}
-
-bool checksConfigured(llvm::ArrayRef<std::string> ToolArgs,
+bool checksConfigured(llvm::ArrayRef<std::string> Options,
                       llvm::ArrayRef<std::string> Sources) {
-  if (optionValue(ToolArgs, "checks"))
+  if (lastValueOf(Options, "checks"))
     return true;
   // As clang-tidy's main: --config, else --config-file, replaces the
   // .clang-tidy files (unless it says InheritParentConfig).
-  std::optional<std::string> Config = optionValue(ToolArgs, "config");
+  std::optional<std::string> Config = lastValueOf(Options, "config");
   if (!Config || Config->empty()) {
     Config.reset();
-    if (std::optional<std::string> File = optionValue(ToolArgs, "config-file");
+    if (std::optional<std::string> File = lastValueOf(Options, "config-file");
         File && !File->empty()) {
       auto Text = llvm::MemoryBuffer::getFile(*File);
       if (!Text) // clang-tidy reports it; its choice, not ours

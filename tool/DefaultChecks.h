@@ -22,13 +22,13 @@ namespace cuda_lambda_tidy {
 /// The checks the drop-in enables when none are configured.
 constexpr const char *DefaultChecks = "-*,cuda-*";
 
-/// Whether clang-tidy, run with the tool options \p ToolArgs on \p Sources,
+/// Whether clang-tidy, run with the tool options \p Options on \p Sources,
 /// would take its checks from the user: `--checks` given (even empty), or a
 /// `Checks` key in the `--config` text, the `--config-file` file, or (without
 /// those, or with their `InheritParentConfig`) in a `.clang-tidy` or
 /// `_clang-tidy` file clang-tidy reads for one of \p Sources (relative paths
 /// are taken from the current directory).
-bool checksConfigured(llvm::ArrayRef<std::string> ToolArgs,
+bool checksConfigured(llvm::ArrayRef<std::string> Options,
                       llvm::ArrayRef<std::string> Sources);
 
 /// \p CommandLine with `--checks=-*,cuda-*` first when checksConfigured

@@ -57,23 +57,11 @@ lintCommandOf(const ToolCommandLine &CommandLine, std::string &Source) {
     return std::nullopt;
   clang::tooling::CompileCommand Command = Commands.front();
   std::vector<std::string> Before, After;
-  const std::vector<std::string> &Options = CommandLine.Options;
-  for (size_t I = 0; I < Options.size(); ++I) {
-    llvm::StringRef Arg = Options[I];
-    llvm::StringRef Name = Arg.ltrim('-');
-    for (auto [Option, Into] :
-         {std::pair<llvm::StringRef, std::vector<std::string> *>{
-              "extra-arg-before", &Before},
-          {"extra-arg", &After}}) {
-      if (Name == Option && I + 1 < Options.size()) {
-        Into->push_back(Options[++I]);
-        break;
-      }
-      if (Name.starts_with((Option + "=").str())) {
-        Into->push_back(Name.drop_front(Option.size() + 1).str());
-        break;
-      }
-    }
+  for (const ToolOption &Option : toolOptionsOf(CommandLine.Options)) {
+    if (Option.Name == "extra-arg-before" && Option.HasValue)
+      Before.push_back(Option.Value.str());
+    else if (Option.Name == "extra-arg" && Option.HasValue)
+      After.push_back(Option.Value.str());
   }
   clang::tooling::CommandLineArguments &Line = Command.CommandLine;
   Line.insert(Line.begin() + 1, Before.begin(), Before.end());
@@ -335,8 +323,8 @@ int lintOnePass(DropInRun &Run, ToolCommandLine CommandLine,
   }
   CommandLine = withCudaPass(std::move(CommandLine), Own.CudaPass);
   if (Request && !Request->ProbeFile.empty())
-    CommandLine.Options =
-        withPassProbe(CommandLine.Options, Request->ProbeFile);
+    CommandLine = withCheckEnabled(std::move(CommandLine),
+                                   enablePassProbe(Request->ProbeFile));
   // Flags after `--` win over any database, as in clang-tidy. Without a
   // compile_commands.json (a compile_flags.txt, say) clang-tidy decides
   // alone.

@@ -65,15 +65,14 @@ void seedPassDependentMacros(std::vector<std::string> Macros);
 std::string passVerdictLine(const std::optional<std::string> &HostPassReason);
 
 /// The probe's check name (PassProbeCheck.cpp, in the binary): internal, enabled only in a device-pass child
-/// that its parent asked to probe (withPassProbe).
+/// that its parent asked to probe (enablePassProbe).
 inline constexpr llvm::StringLiteral PassProbeCheckName =
     "cuda-lambda-tidy-internal-pass-probe";
 
 /// Makes the probe check known to clang-tidy in this process, writing its
-/// verdict to \p ReportFile, and returns \p Args (tool options, as given to
-/// clang-tidy) with the probe enabled after whatever `--checks` says.
-std::vector<std::string> withPassProbe(llvm::ArrayRef<std::string> Args,
-                                       llvm::StringRef ReportFile);
+/// verdict to \p ReportFile, and returns its name for the caller to enable
+/// (withCheckEnabled).
+llvm::StringRef enablePassProbe(llvm::StringRef ReportFile);
 
 /// What a probe wrote: std::nullopt when the host pass adds nothing; else
 /// why it is needed (also when the probe wrote nothing readable).

@@ -2,7 +2,7 @@
 //
 // The pass probe as a clang-tidy check, so that it runs inside clang-tidy's
 // own parse of a device-pass child. Internal: registered only in a child
-// asked to probe (withPassProbe), never part of the `cuda` module.
+// asked to probe (enablePassProbe), never part of the `cuda` module.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +20,7 @@ namespace {
 
 using namespace clang;
 
-/// Where the verdict goes (set by withPassProbe, before clang-tidy runs).
+/// Where the verdict goes (set by enablePassProbe, before clang-tidy runs).
 std::string &reportFile() {
   static std::string File;
   return File;
@@ -89,33 +89,14 @@ public:
 
 } // namespace
 
-std::vector<std::string> withPassProbe(llvm::ArrayRef<std::string> Args,
-                                       llvm::StringRef ReportFile) {
+llvm::StringRef enablePassProbe(llvm::StringRef ReportFile) {
   static std::optional<tidy::ClangTidyModuleRegistry::Add<PassProbeModule>>
       Registered;
   if (!Registered)
     Registered.emplace("cuda-lambda-tidy-internal",
                        "cuda-lambda-tidy's pass probe");
   reportFile() = ReportFile.str();
-
-  std::vector<std::string> Result(Args.begin(), Args.end());
-  const std::string Probe = PassProbeCheckName.str();
-  for (size_t I = 0; I < Result.size(); ++I) {
-    llvm::StringRef Arg = Result[I];
-    if (Arg == "--")
-      break;
-    llvm::StringRef Name = Arg.ltrim('-');
-    if (Arg.starts_with("-") && Name.consume_front("checks=")) {
-      Result[I] = Arg.str() + "," + Probe;
-      return Result;
-    }
-    if (Arg.starts_with("-") && Name == "checks" && I + 1 < Result.size()) {
-      Result[I + 1] += "," + Probe;
-      return Result;
-    }
-  }
-  Result.insert(Result.begin(), "--checks=" + Probe);
-  return Result;
+  return PassProbeCheckName;
 }
 
 } // namespace cuda_lambda_tidy

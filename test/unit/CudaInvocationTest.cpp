@@ -68,6 +68,48 @@ TEST(CudaInvocationTest, SeparateValuesAreNotPaths) {
   EXPECT_FALSE(asksForFixes(Values.Options));
 }
 
+TEST(CudaInvocationTest, ReadsEachOptionWithItsValue) {
+  Args Options = {"--checks", "-*", "-p=build", "--fix", "--extra-arg",
+                  "-p", "-export-fixes=", "--load"};
+  std::vector<ToolOption> Read = toolOptionsOf(Options);
+  ASSERT_EQ(Read.size(), 6u);
+  EXPECT_EQ(Read[0].Name, "checks");
+  EXPECT_EQ(Read[0].Value, "-*");
+  EXPECT_EQ(Read[0].Size, 2u);
+  EXPECT_EQ(Read[1].Name, "p");
+  EXPECT_EQ(Read[1].Value, "build");
+  EXPECT_EQ(Read[1].Index, 2u);
+  EXPECT_EQ(Read[2].Name, "fix");
+  EXPECT_FALSE(Read[2].HasValue);
+  EXPECT_EQ(Read[3].Name, "extra-arg"); // its value `-p` is no option
+  EXPECT_EQ(Read[3].Value, "-p");
+  EXPECT_EQ(Read[4].Name, "export-fixes"); // an empty value is a value
+  EXPECT_TRUE(Read[4].HasValue);
+  EXPECT_EQ(Read[5].Name, "load"); // the line ends before its value
+  EXPECT_FALSE(Read[5].HasValue);
+  EXPECT_EQ(lastValueOf(Options, "p"), std::optional<std::string>("build"));
+  EXPECT_EQ(lastValueOf(Options, "config"), std::nullopt);
+  EXPECT_EQ(optionsWithout(Options,
+                           [](const ToolOption &O) {
+                             return O.Name == "checks" || O.Name == "extra-arg";
+                           }),
+            (Args{"-p=build", "--fix", "-export-fixes=", "--load"}));
+}
+
+TEST(CudaInvocationTest, EnablesACheckAfterTheLastChecks) {
+  auto Enabled = [](const Args &Given) {
+    return withCheckEnabled(ToolCommandLine::parse(Given), "probe").args();
+  };
+  EXPECT_EQ(Enabled({"k.cu"}), (Args{"--checks=probe", "k.cu"}));
+  EXPECT_EQ(Enabled({"--checks=-*,cuda-*", "k.cu"}),
+            (Args{"--checks=-*,cuda-*,probe", "k.cu"}));
+  EXPECT_EQ(Enabled({"-checks", "a", "--checks", "b", "k.cu"}),
+            (Args{"-checks", "a", "--checks", "b,probe", "k.cu"}));
+  // A `--checks` given as a value is not the tool's.
+  EXPECT_EQ(Enabled({"--extra-arg", "--checks=x", "k.cu"}),
+            (Args{"--checks=probe", "--extra-arg", "--checks=x", "k.cu"}));
+}
+
 TEST(CudaInvocationTest, RecognizesCudaSources) {
   EXPECT_TRUE(isCudaSourcePath("dir/k.cu"));
   EXPECT_TRUE(isCudaSourcePath("k.cuh"));
