@@ -35,7 +35,12 @@
 #include "StaticInHostDeviceFunctionCheck.h"
 #include "StdFunctionInDeviceCodeCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
+#include "clang/Basic/Version.h"
+// Before clang 22 the registry has a header of its own (ClangTidyModule.h
+// holds it since, and the old header warns).
+#if CLANG_VERSION_MAJOR < 22
 #include "clang-tidy/ClangTidyModuleRegistry.h"
+#endif
 
 namespace clang::tidy {
 namespace cuda {

@@ -4,7 +4,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang::ast_matchers;
 
@@ -105,11 +105,11 @@ std::optional<SourceLocation> storesOwnAddress(const CXXConstructorDecl &Copy) {
 bool isFreeingFunction(const FunctionDecl &Callee) {
   if (!Callee.getIdentifier())
     return false;
-  return llvm::StringSwitch<bool>(Callee.getName())
-      .Cases("cudaFree", "cudaFreeHost", "cudaFreeAsync", "cudaFreeArray",
-             "cudaFreeMipmappedArray", true)
-      .Cases("cuMemFree", "cuMemFreeHost", "cuMemFreeAsync", "free", true)
-      .Default(false);
+  static constexpr llvm::StringLiteral Freeing[] = {
+      "cudaFree",  "cudaFreeHost",  "cudaFreeAsync",  "cudaFreeArray",
+      "cudaFreeMipmappedArray", "cuMemFree", "cuMemFreeHost",
+      "cuMemFreeAsync", "free"};
+  return llvm::is_contained(Freeing, Callee.getName());
 }
 
 /// Calls followed from a destructor into the functions it calls.

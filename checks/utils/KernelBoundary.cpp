@@ -8,7 +8,7 @@
 #include "TypeFacts.h"
 #include "clang/AST/DeclTemplate.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Regex.h"
 
 using namespace clang::ast_matchers;
@@ -156,9 +156,9 @@ bool isLibraryType(const CXXRecordDecl &Record) {
       Outermost = NS;
   if (!Outermost)
     return false;
-  return llvm::StringSwitch<bool>(Outermost->getName())
-      .Cases("std", "thrust", "cub", "cuda", "nv", "cooperative_groups", true)
-      .Default(false);
+  static constexpr llvm::StringLiteral Libraries[] = {
+      "std", "thrust", "cub", "cuda", "nv", "cooperative_groups"};
+  return llvm::is_contained(Libraries, Outermost->getName());
 }
 
 bool isDeviceLambdaClosure(const CXXRecordDecl &Record) {

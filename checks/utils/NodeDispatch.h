@@ -83,7 +83,8 @@ public:
         MatcherBase<NodeT>, NodeT>
         OfKind;
     Finder.addMatcher(
-        OfKind(ast_matchers::internal::makeMatcher(new AnyTestPasses(*this))),
+        OfKind(ast_matchers::internal::Matcher<NodeT>(
+            new AnyTestPasses(*this))),
         this);
   }
 

@@ -988,7 +988,7 @@ analyzePointerProvenance(const FunctionDecl &Function, ASTContext &Ctx,
   unsigned Budget = 64 * Graph->getNumBlockIDs() + 64;
   while (const CFGBlock *Block = Worklist.dequeue()) {
     if (Budget-- == 0)
-      return {};
+      return llvm::DenseMap<const Expr *, Provenance>();
     std::optional<State> Entry = entryOf(*Block);
     if (!Entry)
       continue;
