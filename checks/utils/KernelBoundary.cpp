@@ -335,12 +335,18 @@ bool isDeviceAlgorithmCallOutsideSystemHeader(const CallExpr &Call,
 
 llvm::SmallVector<BoundaryCrossing, 4>
 crossingsOf(const MatchFinder::MatchResult &Result) {
-  if (const auto *Launch =
-          Result.Nodes.getNodeAs<CUDAKernelCallExpr>("kb-launch"))
+  for (llvm::StringRef ID : {"kb-launch", "kb-lambda", "kb-algorithm"})
+    if (const auto *Site = Result.Nodes.getNodeAs<Stmt>(ID))
+      return crossingsOfSite(*Site);
+  return {};
+}
+
+llvm::SmallVector<BoundaryCrossing, 4> crossingsOfSite(const Stmt &Site) {
+  if (const auto *Launch = dyn_cast<CUDAKernelCallExpr>(&Site))
     return crossingsOfLaunch(*Launch);
-  if (const auto *Lambda = Result.Nodes.getNodeAs<LambdaExpr>("kb-lambda"))
+  if (const auto *Lambda = dyn_cast<LambdaExpr>(&Site))
     return crossingsOfCaptures(*Lambda);
-  if (const auto *Call = Result.Nodes.getNodeAs<CallExpr>("kb-algorithm"))
+  if (const auto *Call = dyn_cast<CallExpr>(&Site))
     return crossingsOfAlgorithmCall(*Call);
   return {};
 }

@@ -154,6 +154,10 @@ void matchCrossingSites(ast_matchers::MatchFinder &Finder,
 llvm::SmallVector<BoundaryCrossing, 4>
 crossingsOf(const ast_matchers::MatchFinder::MatchResult &Result);
 
+/// The crossings of \p Site, a node `matchCrossingSites` binds: a launch, an
+/// extended lambda or a device algorithm call.
+llvm::SmallVector<BoundaryCrossing, 4> crossingsOfSite(const Stmt &Site);
+
 /// A class held by value inside a crossing type, and how it is reached.
 struct ByValuePart {
   const CXXRecordDecl *Record = nullptr;

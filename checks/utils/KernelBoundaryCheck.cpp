@@ -94,8 +94,7 @@ llvm::SmallVector<BoundaryCrossing, 4>
 KernelBoundaryCheck::crossingsOf(const MatchFinder::MatchResult &Result) {
   UnitFacts &Facts = UnitFacts::of(*Result.Context);
   Reach = &Facts.get<DeviceReach>();
-  const auto *Call = Result.Nodes.getNodeAs<CallExpr>("kb-handed-on");
-  const void *Site = nullptr;
+  const Stmt *Site = nullptr;
   llvm::StringRef SiteID;
   for (llvm::StringRef ID :
        {"kb-handed-on", "kb-launch", "kb-lambda", "kb-algorithm"})
@@ -106,11 +105,13 @@ KernelBoundaryCheck::crossingsOf(const MatchFinder::MatchResult &Result) {
   LastSiteCrossings &Last = Facts.get<LastSiteCrossings>();
   if (Site && Last.Site == Site && Last.ID == SiteID)
     return Last.Crossings;
+  if (!Site)
+    return {};
   llvm::SmallVector<BoundaryCrossing, 4> Crossings;
-  if (Call) {
-    Crossings = handedOn(*Call);
+  if (SiteID == "kb-handed-on") {
+    Crossings = handedOn(*cast<CallExpr>(Site));
   } else {
-    Crossings = utils::crossingsOf(Result);
+    Crossings = crossingsOfSite(*Site);
     llvm::erase_if(Crossings, [](const BoundaryCrossing &C) {
       return C.Value && C.Type.getNonReferenceType()->isRecordType() &&
              (forwardedTemplateParameter(C.Value) ||
