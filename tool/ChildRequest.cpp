@@ -42,7 +42,8 @@ llvm::Expected<ChildRequest> readChildRequest(llvm::StringRef Json) {
 }
 
 std::string writeChildReply(const ChildReply &Reply) {
-  llvm::json::Object Object{{"preamble", Reply.Preamble}};
+  llvm::json::Object Object{{"preamble", Reply.Preamble},
+                            {"fallback", Reply.FallbackReason}};
   return llvm::formatv("{0:2}", llvm::json::Value(std::move(Object))).str();
 }
 
@@ -55,7 +56,8 @@ ChildReply readChildReply(llvm::StringRef Json) {
   }
   llvm::json::Path::Root Root("reply");
   llvm::json::ObjectMapper Map(*Parsed, Root);
-  if (!Map || !Map.map("preamble", Reply.Preamble))
+  if (!Map || !Map.map("preamble", Reply.Preamble) ||
+      !Map.map("fallback", Reply.FallbackReason))
     return ChildReply();
   return Reply;
 }

@@ -49,6 +49,9 @@ struct ChildReply {
   /// What became of the preamble, as CUDA_LAMBDA_TIDY_EXPLAIN_CACHE says
   /// it: the parent prints it; "" when none was asked for.
   std::string Preamble;
+  /// Why the pass parsed against the fallback headers (fallbackReason);
+  /// "" when it did not. The parent prints the notice, first and once.
+  std::string FallbackReason;
 };
 
 std::string writeChildRequest(const ChildRequest &Request);

@@ -127,7 +127,12 @@ llvm::Error useFallbackHeaders(DropInRun &Run, llvm::StringRef Dir,
   if (llvm::Error Failed = writeFallbackHeaders(Dir))
     return Failed;
   removeHeadersOnSignal(Run, Dir, fallbackHeaders());
-  llvm::errs() << fallbackNotice(Reason) << "\n";
+  // A child tells its parent, which prints the notice before anything else
+  // its children printed; a pass run alone prints it.
+  if (Run.Request)
+    Run.Reply.FallbackReason = Reason.str();
+  else
+    llvm::errs() << fallbackNotice(Reason) << "\n";
   return llvm::Error::success();
 }
 

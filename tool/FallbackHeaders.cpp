@@ -77,8 +77,4 @@ std::string fallbackReason(bool NoToolkit, llvm::StringRef Nvcc) {
       .str();
 }
 
-bool isFallbackNotice(llvm::StringRef Line) {
-  return Line.starts_with("cuda-lambda-tidy: ") && Line.ends_with(NoticeTail);
-}
-
 } // namespace cuda_lambda_tidy

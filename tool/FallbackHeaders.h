@@ -72,9 +72,6 @@ std::string fallbackNotice(llvm::StringRef Reason);
 /// the places searched (ToolkitSearchOrder).
 std::string fallbackReason(bool NoToolkit, llvm::StringRef Nvcc = "");
 
-/// Whether \p Line is a notice of fallbackNotice's.
-bool isFallbackNotice(llvm::StringRef Line);
-
 } // namespace cuda_lambda_tidy
 
 #endif

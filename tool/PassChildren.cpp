@@ -178,6 +178,7 @@ static bool replayCachedResult(DropInRun &DropIn, ChildRun &Run,
     writeWhole(Run.FixesFile, Hit->Fixes);
   if (!Run.Request.ProbeFile.empty())
     writeWhole(Run.Request.ProbeFile, Hit->Probe);
+  Run.Reply.FallbackReason = Hit->FallbackReason;
   Run.Status = Hit->Status;
   Run.Done = true;
   return true;
@@ -211,6 +212,7 @@ static void storeMissedResults(std::vector<ChildRun> &Runs,
       Result.Fixes = readWhole(Run.FixesFile);
     if (!Run.Request.ProbeFile.empty())
       Result.Probe = readWhole(Run.Request.ProbeFile);
+    Result.FallbackReason = Run.Reply.FallbackReason;
     // A cache that cannot be written (a read-only home) only costs time.
     if (llvm::Error Failed =
             writeCachedResult(CacheDir, Run.CacheKey, Result)) {
@@ -437,7 +439,7 @@ int runChildren(DropInRun &DropIn, ToolCommandLine CommandLine,
   // Collect: findings per group, each finding once overall; stderr lines
   // once, in the order the children ran.
   int Status = 0;
-  std::vector<std::string> ErrorLines, PreambleLines;
+  std::vector<std::string> Notices, ErrorLines, PreambleLines;
   std::set<std::string> SeenError, SeenPreamble, Printed;
   std::vector<PrintedDiagnostic> All;
   std::vector<clang::tooling::TranslationUnitDiagnostics> FixParts;
@@ -458,6 +460,12 @@ int runChildren(DropInRun &DropIn, ToolCommandLine CommandLine,
       Status = std::max(Status, Run.Status < 0 ? 1 : Run.Status);
       // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: what became of the preamble, as
       // the child found it.
+      // The fallback notice, once whichever children parsed that way.
+      if (!Run.Reply.FallbackReason.empty()) {
+        std::string Notice = fallbackNotice(Run.Reply.FallbackReason);
+        if (SeenError.insert(Notice).second)
+          Notices.push_back(std::move(Notice));
+      }
       if (explains("CACHE") && !Run.Reply.Preamble.empty() &&
           SeenError.insert(Run.Reply.Preamble).second)
         ErrorLines.push_back(Run.Reply.Preamble);
@@ -496,10 +504,10 @@ int runChildren(DropInRun &DropIn, ToolCommandLine CommandLine,
   if (NvccOnly > 0 && Status == 1 && !hasErrors(All))
     Status = NvccOnlySyntaxExitCode;
 
-  // The fallback notice comes first, whichever child printed it.
-  std::stable_partition(
-      ErrorLines.begin(), ErrorLines.end(),
-      [](const std::string &Line) { return isFallbackNotice(Line); });
+  // The fallback notice comes first, from the children's replies, not
+  // recognised in their stderr by its text.
+  for (const std::string &Line : Notices)
+    llvm::errs() << Line << "\n";
   for (const std::string &Line : ErrorLines)
     llvm::errs() << Line << "\n";
   clang::tooling::TranslationUnitDiagnostics Fixes =

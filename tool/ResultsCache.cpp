@@ -215,7 +215,7 @@ static llvm::SmallString<256> entryPath(llvm::StringRef CacheDir,
   return Path;
 }
 
-static constexpr llvm::StringLiteral EntryMagic = "cuda-lambda-tidy-results 1\n";
+static constexpr llvm::StringLiteral EntryMagic = "cuda-lambda-tidy-results 2\n";
 
 std::optional<CachedResult> readCachedResult(llvm::StringRef CacheDir,
                                              llvm::StringRef Key) {
@@ -237,7 +237,8 @@ std::optional<CachedResult> readCachedResult(llvm::StringRef CacheDir,
   };
   std::string Status;
   if (!Field(Status) || !Field(Result.Stdout) || !Field(Result.Stderr) ||
-      !Field(Result.Fixes) || !Field(Result.Probe) || Rest != "end\n" ||
+      !Field(Result.Fixes) || !Field(Result.Probe) ||
+      !Field(Result.FallbackReason) || Rest != "end\n" ||
       llvm::StringRef(Status).getAsInteger(10, Result.Status))
     return std::nullopt;
   return Result;
@@ -281,7 +282,7 @@ llvm::Error writeCachedResult(llvm::StringRef CacheDir, llvm::StringRef Key,
   Out << EntryMagic;
   for (const std::string &Part :
        {std::to_string(Result.Status), Result.Stdout, Result.Stderr,
-        Result.Fixes, Result.Probe})
+        Result.Fixes, Result.Probe, Result.FallbackReason})
     Out << Part.size() << "\n" << Part;
   Out << "end\n";
   return writeAtomically(Path, Text);

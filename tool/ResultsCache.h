@@ -65,6 +65,7 @@ std::string digestOf(llvm::ArrayRef<std::string> Parts);
 struct CachedResult {
   int Status = 0;
   std::string Stdout, Stderr, Fixes, Probe;
+  std::string FallbackReason; ///< the pass's ChildReply::FallbackReason
 };
 
 /// The entry for \p Key in \p CacheDir, if there is a readable one.

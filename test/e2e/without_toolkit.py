@@ -80,9 +80,10 @@ class Tool:
         # Every run's temporary files go here, to be found afterwards.
         self.env = dict(os.environ, TMPDIR=str(tmp))
 
-    def run(self, *args, cwd=None):
+    def run(self, *args, cwd=None, env=None):
         return subprocess.run([self.path, *args], capture_output=True,
-                              text=True, timeout=600, env=self.env, cwd=cwd)
+                              text=True, timeout=600, env=env or self.env,
+                              cwd=cwd)
 
 
 def first_line(text):
@@ -165,6 +166,31 @@ def notice_in_every_shape(tool, work):
                   f"{name}: the findings differ without the toolkit:\n"
                   f"--- with:\n{with_toolkit.stdout}--- without:\n"
                   f"{result.stdout}")
+
+    # A results cache hit prints the notice too, first and once. Here the
+    # parent, which translated the database, prints it; a pass that decided
+    # on the fallback itself has its reason stored with its output
+    # (CachedResult::FallbackReason), which no run of today's shapes needs.
+    env = {k: v for k, v in tool.env.items() if k != "CUDA_LAMBDA_TIDY_NO_CACHE"}
+    env["CUDA_LAMBDA_TIDY_EXPLAIN_CACHE"] = "1"
+    cache = "--cache-dir=" + str(work / "results-cache")
+    outputs = []
+    for expected in ("miss", "hit"):
+        result = tool.run(CHECKS, NONE, cache, "-p", str(database), env=env)
+        said = [l for l in result.stderr.splitlines()
+                if l.startswith("cuda-lambda-tidy: results cache ")]
+        check(said and all(f"results cache {expected}:" in l for l in said),
+              f"results cache: every pass should be a {expected}:\n"
+              f"{result.stderr[:2000]}")
+        rest = "\n".join(l for l in result.stderr.splitlines()
+                         if not l.startswith("cuda-lambda-tidy: results cache ")
+                         and not l.startswith("cuda-lambda-tidy: preamble cache "))
+        notice_first(f"compile database, results cache {expected}",
+                     subprocess.CompletedProcess([], result.returncode,
+                                                 result.stdout, rest))
+        outputs.append(result.stdout)
+    check(outputs[0] == outputs[1] == with_toolkit.stdout,
+          f"results cache: the replay differs:\n{outputs}")
 
 
 def thrust_is_a_clear_error(tool, work):

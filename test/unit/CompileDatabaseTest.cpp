@@ -396,8 +396,10 @@ TEST(CompileDatabaseTest, ChildRequestAndReplyRoundTrip) {
 
   ChildReply Reply;
   Reply.Preamble = "cuda-lambda-tidy: preamble cache built: a.cu (device)";
+  Reply.FallbackReason = "--cuda-toolkit=none";
   ChildReply Back = readChildReply(writeChildReply(Reply));
   EXPECT_EQ(Back.Preamble, Reply.Preamble);
+  EXPECT_EQ(Back.FallbackReason, Reply.FallbackReason);
   // A child that stopped early wrote nothing: no preamble to tell of.
   EXPECT_EQ(readChildReply("").Preamble, "");
   EXPECT_EQ(readChildReply("{\"preamble\": 3}").Preamble, "");

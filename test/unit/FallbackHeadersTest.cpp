@@ -84,8 +84,6 @@ TEST(FallbackHeadersTest, Notice) {
   EXPECT_EQ(Notice, "cuda-lambda-tidy: --cuda-toolkit=none; parsing with the "
                     "bundled fallback header: thrust, cub and CUDA library "
                     "headers are unavailable");
-  EXPECT_TRUE(isFallbackNotice(Notice));
-  EXPECT_FALSE(isFallbackNotice("cuda-lambda-tidy: warning: something"));
   EXPECT_EQ(Notice.find('\n'), std::string::npos);
 }
 
