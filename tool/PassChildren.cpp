@@ -458,14 +458,14 @@ int runChildren(DropInRun &DropIn, ToolCommandLine CommandLine,
         continue;
       }
       Status = std::max(Status, Run.Status < 0 ? 1 : Run.Status);
-      // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: what became of the preamble, as
-      // the child found it.
       // The fallback notice, once whichever children parsed that way.
       if (!Run.Reply.FallbackReason.empty()) {
         std::string Notice = fallbackNotice(Run.Reply.FallbackReason);
         if (SeenError.insert(Notice).second)
           Notices.push_back(std::move(Notice));
       }
+      // CUDA_LAMBDA_TIDY_EXPLAIN_CACHE=1: what became of the preamble, as
+      // the child found it.
       if (explains("CACHE") && !Run.Reply.Preamble.empty() &&
           SeenError.insert(Run.Reply.Preamble).second)
         ErrorLines.push_back(Run.Reply.Preamble);
