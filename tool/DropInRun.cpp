@@ -1,8 +1,10 @@
 //===--- DropInRun.cpp - cuda-lambda-tidy -------------------------------===//
 
 #include "DropInRun.h"
+#include "CudaLambdaTidyVersion.h"
 #include "FallbackHeaders.h"
 #include "PreambleCache.h"
+#include "ResultsCache.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -84,6 +86,18 @@ llvm::Expected<std::string> DropInRun::resourceDir() {
   llvm::ArrayRef<FallbackHeader> Embedded = embeddedResourceHeaders();
   if (Embedded.empty())
     return std::string(CLANG_RESOURCE_DIR);
+  // With the preamble cache, in the cache: a preamble names the headers it
+  // read by path, and one under this run's temporary directory could never
+  // be reused. The binary carries the headers, so its identity keys them.
+  if (!PreambleCacheDir.empty()) {
+    llvm::Expected<std::string> Stable = stableSupportDirectory(
+        PreambleCacheDir,
+        "resource headers " + toolIdentity(CUDA_LAMBDA_TIDY_VERSION, Self),
+        Embedded);
+    if (Stable)
+      return Stable;
+    llvm::consumeError(Stable.takeError());
+  }
   if (WrittenResourceDir)
     return *WrittenResourceDir;
   llvm::Expected<std::string> Dir =

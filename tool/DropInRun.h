@@ -91,7 +91,9 @@ public:
 
   /// clang's resource directory (builtin headers, CUDA wrappers) for a run
   /// that parses: LLVM's, or in the self-contained binary its own copy,
-  /// written once per run to a private temporary directory.
+  /// written once into the preamble cache when it is on (a cached preamble
+  /// names the headers by path), else once per run to a private temporary
+  /// directory.
   llvm::Expected<std::string> resourceDir();
 
   /// Writes the nvcc-compatibility layer into \p Dir and returns its path;

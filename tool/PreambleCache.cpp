@@ -403,7 +403,8 @@ private:
     for (const std::string &Arg : Cc1)
       for (const std::string &Prefix : Request.Volatile)
         if (!Prefix.empty() && llvm::StringRef(Arg).contains(Prefix))
-          return miss("the command names this run's temporary files");
+          return miss("the command names this run's temporary files: " +
+                      Arg);
     std::vector<std::string> SlotParts = {
         "cuda-lambda-tidy preamble slot 1", Request.ToolIdentity,
         clang::getClangFullVersion(), Request.Directory, MainPath};
@@ -559,17 +560,33 @@ std::optional<PreambleUse> usePreamble(const PreambleRequest &Request,
   return Result;
 }
 
-llvm::Expected<std::string> stableSupportFile(llvm::StringRef CacheDir,
-                                              llvm::StringRef Name,
-                                              llvm::StringRef Text) {
+/// Whether each of \p Headers is below \p Dir with its size: a directory
+/// put in place whole (renamed from a temporary one) and not cut short since.
+static bool holdsHeaders(llvm::StringRef Dir,
+                         llvm::ArrayRef<FallbackHeader> Headers) {
+  for (const FallbackHeader &Header : Headers) {
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, Header.Path);
+    uint64_t Size;
+    if (llvm::sys::fs::file_size(Path, Size) || Size != Header.Text.size())
+      return false;
+  }
+  return true;
+}
+
+llvm::Expected<std::string>
+stableSupportDirectory(llvm::StringRef CacheDir, llvm::StringRef Key,
+                       llvm::ArrayRef<FallbackHeader> Headers) {
   llvm::SmallString<256> Dir(CacheDir);
   llvm::sys::path::append(Dir, "preambles", "support",
-                          digestOf({Name.str(), Text.str()}).substr(0, 24));
-  llvm::SmallString<256> Path(Dir);
-  llvm::sys::path::append(Path, Name);
-  if (auto Existing = llvm::MemoryBuffer::getFile(Path))
-    if ((*Existing)->getBuffer() == Text)
-      return Path.str().str();
+                          digestOf({Key.str()}).substr(0, 24));
+  // createUniqueDirectory puts a relative name in the system's temporary
+  // directory, from where the rename below could not move it.
+  if (std::error_code EC = llvm::sys::fs::make_absolute(Dir))
+    return llvm::createStringError(EC, "cannot name '" + Dir +
+                                           "': " + EC.message());
+  if (holdsHeaders(Dir, Headers))
+    return Dir.str().str();
   llvm::StringRef Parent = llvm::sys::path::parent_path(Dir);
   if (std::error_code EC = llvm::sys::fs::create_directories(Parent))
     return llvm::createStringError(EC, "cannot create '" + Parent +
@@ -579,29 +596,32 @@ llvm::Expected<std::string> stableSupportFile(llvm::StringRef CacheDir,
           llvm::sys::fs::createUniqueDirectory(Dir + ".tmp", Temporary))
     return llvm::createStringError(EC, "cannot write in '" + Parent +
                                            "': " + EC.message());
-  llvm::SmallString<256> TemporaryFile(Temporary);
-  llvm::sys::path::append(TemporaryFile, Name);
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(TemporaryFile, EC);
-    if (!EC)
-      Out << Text;
-    Out.close();
-    if (EC || Out.has_error()) {
-      Out.clear_error();
-      llvm::sys::fs::remove_directories(Temporary);
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "cannot write '" + TemporaryFile + "'");
-    }
+  if (llvm::Error Failed = writeBundledHeaders(Temporary, Headers)) {
+    llvm::sys::fs::remove_directories(Temporary);
+    return std::move(Failed);
   }
-  // Another run may have put it in place meanwhile: then theirs stays.
+  // One cut short since it was put in place goes; one that another run put
+  // in place meanwhile stays.
+  if (llvm::sys::fs::exists(Dir) && !holdsHeaders(Dir, Headers))
+    llvm::sys::fs::remove_directories(Dir);
   if (llvm::sys::fs::rename(Temporary, Dir))
     llvm::sys::fs::remove_directories(Temporary);
-  if (auto Existing = llvm::MemoryBuffer::getFile(Path))
-    if ((*Existing)->getBuffer() == Text)
-      return Path.str().str();
+  if (holdsHeaders(Dir, Headers))
+    return Dir.str().str();
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "cannot write '" + Path + "'");
+                                 "cannot write the headers into '" + Dir + "'");
+}
+
+llvm::Expected<std::string> stableSupportFile(llvm::StringRef CacheDir,
+                                              llvm::StringRef Name,
+                                              llvm::StringRef Text) {
+  llvm::Expected<std::string> Dir = stableSupportDirectory(
+      CacheDir, digestOf({Name.str(), Text.str()}), FallbackHeader{Name, Text});
+  if (!Dir)
+    return Dir.takeError();
+  llvm::SmallString<256> Path(*Dir);
+  llvm::sys::path::append(Path, Name);
+  return Path.str().str();
 }
 
 } // namespace cuda_lambda_tidy

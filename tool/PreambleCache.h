@@ -33,6 +33,7 @@
 #ifndef CUDA_LAMBDA_TIDY_TOOL_PREAMBLECACHE_H
 #define CUDA_LAMBDA_TIDY_TOOL_PREAMBLECACHE_H
 
+#include "FallbackHeaders.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -84,10 +85,18 @@ std::optional<PreambleUse> usePreamble(const PreambleRequest &Request,
 /// and `#include` lines only, ending at the start of a line (0 when none).
 size_t includeLinesPrefix(llvm::StringRef Text);
 
-/// A directory under \p CacheDir/preambles/support holding \p Name with
-/// \p Text, named by its content and written once (temporary directory,
-/// then rename), for headers that a cached preamble may name by path; its
-/// path, or an error.
+/// A directory under \p CacheDir/preambles/support, named by \p Key,
+/// holding \p Headers, for headers that a cached preamble names by path
+/// (which must outlive the run): written once (a temporary directory, then
+/// renamed) and found there by later runs with the same key while each
+/// header has its size; its path, or an error. \p Key must say what the
+/// headers are: their text, or the binary that carries them.
+llvm::Expected<std::string>
+stableSupportDirectory(llvm::StringRef CacheDir, llvm::StringRef Key,
+                       llvm::ArrayRef<FallbackHeader> Headers);
+
+/// stableSupportDirectory for one header \p Name with \p Text, keyed by
+/// both; the header's path, or an error.
 llvm::Expected<std::string> stableSupportFile(llvm::StringRef CacheDir,
                                               llvm::StringRef Name,
                                               llvm::StringRef Text);

@@ -23,22 +23,25 @@
 namespace cuda_lambda_tidy {
 
 std::string cacheDirectory(llvm::StringRef Chosen) {
-  if (!Chosen.empty())
-    return Chosen.str();
-  llvm::SmallString<256> Dir;
-  if (std::optional<std::string> Xdg =
-          llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
-      Xdg && !Xdg->empty() && llvm::sys::path::is_absolute(*Xdg)) {
+  llvm::SmallString<256> Dir(Chosen);
+  if (!Dir.empty()) {
+  } else if (std::optional<std::string> Xdg =
+                 llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
+             Xdg && !Xdg->empty() && llvm::sys::path::is_absolute(*Xdg)) {
     Dir = *Xdg;
+    llvm::sys::path::append(Dir, "cuda-lambda-tidy");
   } else if (std::optional<std::string> Home =
                  llvm::sys::Process::GetEnv("HOME");
              Home && !Home->empty()) {
     Dir = *Home;
-    llvm::sys::path::append(Dir, ".cache");
+    llvm::sys::path::append(Dir, ".cache", "cuda-lambda-tidy");
   } else {
     return "";
   }
-  llvm::sys::path::append(Dir, "cuda-lambda-tidy");
+  // Absolute: a child and a cached preamble name files below it from
+  // wherever they run.
+  if (llvm::sys::fs::make_absolute(Dir))
+    return "";
   return Dir.str().str();
 }
 

@@ -28,8 +28,8 @@ namespace cuda_lambda_tidy {
 constexpr const char *NoCacheEnvironmentVariable = "CUDA_LAMBDA_TIDY_NO_CACHE";
 
 /// The cache directory: \p Chosen (--cache-dir) when given, else
-/// $XDG_CACHE_HOME/cuda-lambda-tidy, else $HOME/.cache/cuda-lambda-tidy; ""
-/// when none can be named.
+/// $XDG_CACHE_HOME/cuda-lambda-tidy, else $HOME/.cache/cuda-lambda-tidy,
+/// made absolute; "" when none can be named.
 std::string cacheDirectory(llvm::StringRef Chosen);
 
 /// Whether the environment turns the caches off.

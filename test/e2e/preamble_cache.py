@@ -32,6 +32,8 @@ A small project in a temporary directory, for the key:
     size): rebuilt, with the findings the edit causes;
   - another compiler flag: built anew, not the old entry;
   - a user header (-I, not a system header) first: no preamble;
+  - a relative --cache-dir: built, then a hit (the headers the preamble
+    names are kept below it, not in the system's temporary directory);
   - four runs at once into an empty cache: each prints the findings of a
     run without the cache, and the entry is usable afterwards;
   - --no-cache, --no-preamble-cache and CUDA_LAMBDA_TIDY_NO_CACHE=1: no
@@ -76,8 +78,8 @@ def environment(**extra):
     return env
 
 
-def lint(tool, args, env=None):
-    result = run([tool, *args], env=env or environment(), timeout=900)
+def lint(tool, args, env=None, cwd=None):
+    result = run([tool, *args], env=env or environment(), timeout=900, cwd=cwd)
     lines = PREAMBLE_LINE.findall(result.stderr)
     rest = PREAMBLE_LINE.sub("", result.stderr)
     rest = "\n".join(line for line in rest.splitlines() if line.strip())
@@ -289,6 +291,18 @@ def key_tests(tool, root):
     off = lint(tool, [f"--cache-dir={cache}", *args, *flags],
                env=environment(CUDA_LAMBDA_TIDY_NO_CACHE="1"))
     check(not off[3], "CUDA_LAMBDA_TIDY_NO_CACHE=1 still used the preamble cache")
+
+    # A relative --cache-dir: the support headers a preamble names go below
+    # it, not below the system's temporary directory, and the next lint of
+    # the edited body hits.
+    relative = lint(tool, ["--cache-dir=relative-cache", "--preamble-at-first-lint",
+                           *args, *flags], cwd=root)
+    check(verdict(relative) == ["built"], f"relative --cache-dir: {relative[3]}, not built")
+    source.write_text(BODY.replace("return y;", "return y + 2;"))
+    relative = lint(tool, ["--cache-dir=relative-cache", *args, *flags], cwd=root)
+    check(verdict(relative) == ["hit"], f"relative --cache-dir, body edited: {relative[3]}")
+    check(any((root / "relative-cache" / "preambles" / "support").iterdir()),
+          "relative --cache-dir: no support headers below it")
 
     # Four at once into an empty cache, both passes.
     fresh = root / "fresh"

@@ -13,6 +13,11 @@
    place, and each --clean FILE (thrust, cub: code every check must stay
    silent on, as every-file-both-passes shows for the checks) with exit
    status 0 and no diagnostic; `--version` says it is linked statically.
+3. Its preamble cache, LLVM hidden: the first FILE (else --clean FILE)
+   linted with --preamble-at-first-lint builds a preamble, and the next
+   lint, the body edited, loads it and prints what a lint with --no-cache
+   prints (the resource headers it carries go into the cache, which a
+   preamble can name).
 
 Exits 77 (skipped, never passed) when the static binary was not built (the
 option is OFF) or a mount namespace cannot be made (not root, or unshare
@@ -105,7 +110,52 @@ def main():
                      f"{alone.returncode}):\n{alone.stdout}{alone.stderr}")
             print(f"{copy.name}: exit {alone.returncode}, {count} cuda-* findings, "
                   "as the shared-library binary with LLVM")
+        preamble_round(static, hidden, Path(tmp), args.files or args.clean)
     return 0
+
+
+PREAMBLE_VERDICT = re.compile(r"^cuda-lambda-tidy: preamble cache (hit|miss|built): .*$", re.M)
+
+
+def preamble_round(static, hidden, tmp, names):
+    """The static binary's preamble cache, LLVM hidden: the resource
+    headers it carries are written into the cache, not into the run's
+    temporary directory, so a preamble built by one lint is loaded by the
+    next (with the body edited), which prints what a lint without the
+    cache prints."""
+    if not names:
+        return
+    copy = tmp / ("preamble-" + Path(names[0]).name)
+    shutil.copy(names[0], copy)
+    env = dict(os.environ, CUDA_LAMBDA_TIDY_EXPLAIN_CACHE="1")
+    env.pop("CUDA_LAMBDA_TIDY_NO_CACHE", None)
+
+    def lint(*extra):
+        result = hide_paths.run_hidden(
+            hidden, [str(static), "--checks=-*,cuda-*", *extra, copy.name], cwd=tmp,
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return (result.returncode, result.stdout,
+                PREAMBLE_VERDICT.sub("", result.stderr).strip(),
+                PREAMBLE_VERDICT.findall(result.stderr), result.stderr)
+
+    cache = "--cache-dir=" + str(tmp / "cache")
+    built = lint(cache, "--preamble-at-first-lint")
+    if not built[3] or set(built[3]) != {"built"}:
+        fail(f"{copy.name}: the static binary's first lint did not build its preamble "
+             f"({built[3]})", built[4])
+    with open(copy, "a") as f:
+        f.write("// the body edited\n")
+    warm = lint(cache)
+    plain = lint("--no-cache")
+    if set(warm[3]) != {"hit"}:
+        fail(f"{copy.name}: the static binary's second lint did not load its preamble "
+             f"({warm[3]})", warm[4])
+    if warm[:3] != plain[:3]:
+        fail(f"{copy.name}: the static binary prints other output with its cached "
+             "preamble than without", f"--- cached:\n{warm[1]}{warm[2]}\n--- "
+             f"without:\n{plain[1]}{plain[2]}")
+    print(f"{copy.name}: the static binary, LLVM hidden, built its preamble and "
+          "loaded it at the next lint, with the same output")
 
 
 if __name__ == "__main__":
