@@ -29,6 +29,7 @@
 #include "DefaultChecks.h"
 #include "DropInRun.h"
 #include "FallbackHeaders.h"
+#include "HugePageHeap.h"
 #include "Launcher.h"
 #include "OnePass.h"
 #include "PassChildren.h"
@@ -93,6 +94,8 @@ int printParseFlags() {
 } // namespace
 
 int main(int argc, const char **argv) {
+  // Before anything allocates much: the forked children inherit it.
+  adviseHugePagesForHeap();
   std::vector<std::string> Args(argv + 1, argv + argc);
   // Removes its temporary directories at the end, exit() included.
   static DropInRun Run(argv[0]);
