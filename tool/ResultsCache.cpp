@@ -24,19 +24,20 @@ namespace cuda_lambda_tidy {
 
 std::string cacheDirectory(llvm::StringRef Chosen) {
   llvm::SmallString<256> Dir(Chosen);
-  if (!Dir.empty()) {
-  } else if (std::optional<std::string> Xdg =
-                 llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
-             Xdg && !Xdg->empty() && llvm::sys::path::is_absolute(*Xdg)) {
-    Dir = *Xdg;
-    llvm::sys::path::append(Dir, "cuda-lambda-tidy");
-  } else if (std::optional<std::string> Home =
-                 llvm::sys::Process::GetEnv("HOME");
-             Home && !Home->empty()) {
-    Dir = *Home;
-    llvm::sys::path::append(Dir, ".cache", "cuda-lambda-tidy");
-  } else {
-    return "";
+  if (Dir.empty()) {
+    if (std::optional<std::string> Xdg =
+            llvm::sys::Process::GetEnv("XDG_CACHE_HOME");
+        Xdg && !Xdg->empty() && llvm::sys::path::is_absolute(*Xdg)) {
+      Dir = *Xdg;
+      llvm::sys::path::append(Dir, "cuda-lambda-tidy");
+    } else if (std::optional<std::string> Home =
+                   llvm::sys::Process::GetEnv("HOME");
+               Home && !Home->empty()) {
+      Dir = *Home;
+      llvm::sys::path::append(Dir, ".cache", "cuda-lambda-tidy");
+    } else {
+      return "";
+    }
   }
   // Absolute: a child and a cached preamble name files below it from
   // wherever they run.
