@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
-from harness import check, report  # noqa: E402
+from harness import check, report, resource_usage  # noqa: E402
 
 THP_ENABLED = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 
@@ -44,10 +44,8 @@ def lint(tool, path, **extra):
 
 def faults(tool, path, **extra):
     """ru_minflt of one lint, its forked children included."""
-    with open(os.devnull, "wb") as null:
-        process = subprocess.Popen([tool, "--checks=-*,cuda-*", path, "--", "-std=c++17"],
-                                   stdout=null, stderr=null, env=environment(**extra))
-        _, _, usage = os.wait4(process.pid, 0)
+    _, usage = resource_usage([tool, "--checks=-*,cuda-*", path, "--", "-std=c++17"],
+                              env=environment(**extra))
     return usage.ru_minflt
 
 

@@ -14,18 +14,17 @@ which file and pass built the map.
 """
 
 import argparse
-import os
-import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from harness import resource_usage  # noqa: E402
 
 LIMIT = 1.08
 
 
 def peak_kib(cmd):
-    with open(os.devnull, "wb") as null:
-        process = subprocess.Popen(cmd, stdout=null, stderr=null)
-        _, status, usage = os.wait4(process.pid, 0)
-    code = os.waitstatus_to_exitcode(status)
+    code, usage = resource_usage(cmd)
     if code not in (0, 1):
         sys.exit(f"{' '.join(cmd)}: exit status {code}")
     return usage.ru_maxrss

@@ -1,11 +1,13 @@
 """What the end-to-end test scripts share: collect failures instead of
-stopping at the first, run a command capturing its output, and report.
+stopping at the first, run a command capturing its output (or measuring
+what it used), and report.
 
     from harness import check, run, report
     check(result.returncode == 0, "the tool failed on good.cu")
     return report("both passes")
 """
 
+import os
 import subprocess
 import sys
 
@@ -52,6 +54,16 @@ def run(cmd, **kwargs):
     """Runs cmd to completion (5 minutes at most), capturing text output."""
     kwargs.setdefault("timeout", 300)
     return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+
+
+def resource_usage(cmd, env=None):
+    """Runs cmd with its output discarded; returns its exit status and
+    os.wait4's resource usage (the process and the children it waited
+    for: ru_maxrss, ru_minflt, ...)."""
+    with open(os.devnull, "wb") as null:
+        process = subprocess.Popen(cmd, stdout=null, stderr=null, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+    return os.waitstatus_to_exitcode(status), usage
 
 
 def report(name):
