@@ -6,6 +6,7 @@
 #include <cstring>
 
 #if defined(__GLIBC__) && defined(__linux__)
+#include <fcntl.h>
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -23,12 +24,29 @@
 
 namespace cuda_lambda_tidy {
 
+#if defined(__GLIBC__) && defined(__linux__)
+/// Whether the kernel accounts every private mapping in full
+/// (vm.overcommit_memory = 2): there the reservation would be charged once
+/// more for each forked child, and -j 16 could run out of commit.
+static bool strictOvercommit() {
+  int File = open("/proc/sys/vm/overcommit_memory", O_RDONLY | O_CLOEXEC);
+  if (File < 0)
+    return false;
+  char Mode = 0;
+  bool Read = read(File, &Mode, 1) == 1;
+  close(File);
+  return Read && Mode == '2';
+}
+#endif
+
 bool adviseHugePagesForHeap() {
 #if defined(__GLIBC__) && defined(__linux__) &&                               \
     !defined(CUDA_LAMBDA_TIDY_SANITIZED_ALLOCATOR)
   if (const char *Off = std::getenv(NoHugePagesEnvironmentVariable))
     if (*Off && std::strcmp(Off, "0") != 0)
       return false;
+  if (strictOvercommit())
+    return false;
   // One arena: the heap (brk), which the advice covers; threads would get
   // arenas of their own, mapped apart.
   if (!mallopt(M_ARENA_MAX, 1))

@@ -30,9 +30,11 @@ constexpr const char *NoHugePagesEnvironmentVariable =
 /// a page is only mapped when touched) advised MADV_HUGEPAGE. Call first in
 /// main, before the process allocates much, and only in a process that
 /// allocates from one thread at a time. Does nothing when
-/// NoHugePagesEnvironmentVariable says so, without glibc, or under a
-/// sanitizer (which brings its own allocator). Returns whether the advice
-/// was taken.
+/// NoHugePagesEnvironmentVariable says so, without glibc, under a sanitizer
+/// (which brings its own allocator), or where the kernel charges every
+/// private mapping in full (vm.overcommit_memory = 2: each forked child
+/// would be charged the reservation again). Returns whether the advice was
+/// taken.
 bool adviseHugePagesForHeap();
 
 } // namespace cuda_lambda_tidy
